@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// Starts and stops the real infrastructure the integration tests need, without Docker:
+// a single-node Apache Kafka in KRaft mode and Apicurio Registry (Confluent-compatible API),
+// both fetched from Maven Central with Maven and run on free loopback ports.
+//
+//   node scripts/stack.mjs up     # start both, wait until they answer, write .stack/env
+//   node scripts/stack.mjs down   # stop both and remove their data
+//   node scripts/stack.mjs status
+//
+// Artifacts stay in the local Maven repository (~/.m2) and .stack/cache between runs.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const stackDir = process.env.LOOPGUARD_STACK_DIR ?? join(root, '.stack');
+const cacheDir = join(stackDir, 'cache');
+const pom = join(root, 'scripts/stack/pom.xml');
+const APICURIO_VERSION = '3.0.9';
+const APICURIO = `io.apicurio:apicurio-registry-app:${APICURIO_VERSION}:tar.gz:all`;
+const START_TIMEOUT_MS = 180_000;
+
+const log = (msg) => process.stderr.write(`stack: ${msg}\n`);
+const fail = (msg) => { log(`error: ${msg}`); process.exit(1); };
+
+function requireTool(cmd, args, hint) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  if (r.error || r.status !== 0) fail(`${cmd} is required but did not run (${r.error?.message ?? r.stderr.trim()}). ${hint}`);
+}
+
+function mvn(args) {
+  const r = spawnSync('mvn', ['-q', '-B', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) fail(`mvn ${args.join(' ')} failed:\n${r.stdout}${r.stderr}`);
+}
+
+function kafkaClasspath() {
+  const file = join(cacheDir, 'kafka.classpath');
+  if (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
+    log('resolving Apache Kafka with Maven');
+    mvn(['-f', pom, 'dependency:build-classpath', `-Dmdep.outputFile=${file}`]);
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+function apicurioHome() {
+  const home = join(cacheDir, `apicurio-${APICURIO_VERSION}`);
+  const jar = join(home, `apicurio-registry-app-${APICURIO_VERSION}-runner.jar`);
+  if (!existsSync(jar)) {
+    log(`fetching ${APICURIO} with Maven`);
+    mvn(['-f', pom, 'dependency:unpack', `-Dartifact=${APICURIO}`, `-DoutputDirectory=${home}`]);
+  }
+  if (!existsSync(jar)) fail(`Apicurio runner jar missing after unpack: ${jar}`);
+  return { home, jar };
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => res(port)); });
+  });
+}
+
+function startDetached(name, args, env = {}) {
+  const out = openSync(join(stackDir, `${name}.log`), 'a');
+  const child = spawn('java', args, { detached: true, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+  child.unref();
+  writeFileSync(join(stackDir, `${name}.pid`), String(child.pid));
+  return child;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Polls `probe` until it resolves true; fails with the tail of the service's log otherwise.
+async function waitUntil(name, child, probe) {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let exited = null;
+  child.once('exit', (code) => { exited = code; });
+  while (Date.now() < deadline) {
+    if (exited !== null) break;
+    if (await probe().catch(() => false)) return;
+    await sleep(250);
+  }
+  const tail = readFileSync(join(stackDir, `${name}.log`), 'utf8').split('\n').slice(-30).join('\n');
+  fail(`${name} ${exited !== null ? `exited with ${exited}` : 'did not answer in time'}; last log lines:\n${tail}`);
+}
+
+function tcpOpen(port) {
+  return new Promise((res) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => { s.destroy(); res(true); });
+    s.once('error', () => res(false));
+  });
+}
+
+// A broker that accepts TCP may still be electing its controller; ask for metadata with the
+// same client the project uses.
+async function kafkaAnswers(brokers) {
+  const { Kafka, logLevel } = (await import('kafkajs')).default;
+  const admin = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+  try {
+    await admin.connect();
+    await admin.describeCluster();
+    return true;
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}
+
+async function registryAnswers(url) {
+  const r = await fetch(`${url}/subjects`);
+  return r.ok;
+}
+
+async function up() {
+  if (existsSync(join(stackDir, 'env')) && status(true)) { log('already running'); printEnv(); return; }
+  requireTool('java', ['-version'], 'Install a Java 17+ runtime (e.g. apt-get install openjdk-17-jre-headless).');
+  requireTool('mvn', ['-v'], 'Install Apache Maven (e.g. apt-get install maven).');
+  await down(true);
+  mkdirSync(cacheDir, { recursive: true });
+  const classpath = kafkaClasspath();
+  const apicurio = apicurioHome();
+
+  const [kafkaPort, controllerPort, registryPort] = [await freePort(), await freePort(), await freePort()];
+  const dataDir = join(stackDir, 'kafka-data');
+  mkdirSync(dataDir, { recursive: true });
+  const props = join(stackDir, 'server.properties');
+  writeFileSync(props, [
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${kafkaPort},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${kafkaPort}`,
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    `log.dirs=${dataDir}`,
+    'num.partitions=1',
+    'offsets.topic.replication.factor=1',
+    'offsets.topic.num.partitions=4',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'transaction.state.log.num.partitions=4',
+    'group.initial.rebalance.delay.ms=0',
+    'auto.create.topics.enable=false',
+    'share.coordinator.state.topic.replication.factor=1',
+    'share.coordinator.state.topic.min.isr=1',
+    '',
+  ].join('\n'));
+  const jvm = ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
+  const clusterId = randomBytes(16).toString('base64url');
+  const fmt = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props], { encoding: 'utf8' });
+  if (fmt.status !== 0) fail(`formatting Kafka storage failed:\n${fmt.stdout}${fmt.stderr}`);
+
+  log(`starting Kafka on 127.0.0.1:${kafkaPort}, Apicurio Registry on 127.0.0.1:${registryPort}`);
+  const kafka = startDetached('kafka', [...jvm, 'kafka.Kafka', props]);
+  const registry = startDetached('registry', [
+    '-Xms128m', '-Xmx512m',
+    `-Dquarkus.http.port=${registryPort}`, '-Dquarkus.http.host=127.0.0.1',
+    '-Dquarkus.log.level=WARN', '-Dquarkus.http.limits.max-body-size=20M',
+    '-Dapicurio.ccompat.legacy-id-mode.enabled=true',
+    '-jar', apicurio.jar,
+  ], {});
+
+  const brokers = `127.0.0.1:${kafkaPort}`;
+  const registryUrl = `http://127.0.0.1:${registryPort}/apis/ccompat/v7`;
+  await Promise.all([
+    waitUntil('kafka', kafka, async () => (await tcpOpen(kafkaPort)) && kafkaAnswers(brokers)),
+    waitUntil('registry', registry, () => registryAnswers(registryUrl)),
+  ]);
+  writeFileSync(join(stackDir, 'env'), `KAFKA_BROKERS=${brokers}\nSCHEMA_REGISTRY_URL=${registryUrl}\n`);
+  log('up');
+  printEnv();
+}
+
+function printEnv() { process.stdout.write(readFileSync(join(stackDir, 'env'), 'utf8')); }
+
+function pidOf(name) {
+  const f = join(stackDir, `${name}.pid`);
+  return existsSync(f) ? Number(readFileSync(f, 'utf8')) : null;
+}
+
+function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+function status(quiet = false) {
+  const states = ['kafka', 'registry'].map((n) => [n, pidOf(n)]).map(([n, pid]) => [n, pid !== null && alive(pid)]);
+  if (!quiet) for (const [n, ok] of states) log(`${n}: ${ok ? 'running' : 'stopped'}`);
+  return states.every(([, ok]) => ok);
+}
+
+async function down(quiet = false) {
+  for (const name of ['kafka', 'registry']) {
+    const pid = pidOf(name);
+    if (pid === null || !alive(pid)) continue;
+    process.kill(-pid, 'SIGTERM');
+    const deadline = Date.now() + 30_000;
+    while (alive(pid) && Date.now() < deadline) await sleep(100);
+    if (alive(pid)) process.kill(-pid, 'SIGKILL');
+    if (!quiet) log(`${name} stopped`);
+  }
+  for (const f of ['kafka.pid', 'registry.pid', 'env', 'server.properties', 'kafka.log', 'registry.log']) rmSync(join(stackDir, f), { force: true });
+  rmSync(join(stackDir, 'kafka-data'), { recursive: true, force: true });
+}
+
+const cmd = process.argv[2];
+if (cmd === 'up') await up();
+else if (cmd === 'down') await down();
+else if (cmd === 'status') process.exit(status() ? 0 : 1);
+else {
+  process.stderr.write('usage: node scripts/stack.mjs up|down|status\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n  down    stop both and remove their data\n  status  exit 0 when both run\n');
+  process.exit(cmd === '--help' || cmd === '-h' ? 0 : 2);
+}
