@@ -1,0 +1,38 @@
+// The bot-loop processor (SPEC §3). State is per conversation (channel, account, conversation):
+// the conversation budget spans every pair in it, so channel events are partitioned by
+// conversation while their Kafka key and their decisions' key stay the pair key.
+import type { Process } from '../kernel/process.js';
+import { BOT_LOOP_DEFAULTS, defaultBotLoopConfig, type BotLoopBlock, type BotLoopConfig } from './config.js';
+import { conversationKeyOf, type BotMessage } from './events.js';
+import { evolveConversation, isConversationIdle } from './evolve.js';
+import { reactConversation, type BotDecision } from './react.js';
+import { CONVERSATION_WINDOW_MS, initialConversationState, type ConversationState } from './state.js';
+
+export const BOT_LOOP = 'bot-loop';
+
+/** The longest window and retention any layer configures: idle sweeps wait at least that long. */
+function longestHorizon(config: BotLoopConfig): { windowMs: number; retentionMs: number } {
+  const blocks: BotLoopBlock[] = [config.defaults];
+  for (const ch of Object.values(config.channels)) blocks.push(ch.block, ...Object.values(ch.accounts), ...Object.values(ch.conversations));
+  const max = (k: 'windowSeconds' | 'cooldownSeconds') => Math.max(BOT_LOOP_DEFAULTS[k], ...blocks.map((b) => b[k] ?? 0)) * 1000;
+  const windowMs = max('windowSeconds');
+  return { windowMs, retentionMs: windowMs + max('cooldownSeconds') + CONVERSATION_WINDOW_MS };
+}
+
+export function botLoopProcess(config: BotLoopConfig = defaultBotLoopConfig): Process<ConversationState, BotMessage, BotDecision> {
+  const horizon = longestHorizon(config);
+  return {
+    name: BOT_LOOP,
+    initialState: initialConversationState,
+    keyOf: conversationKeyOf,
+    evolve: (state, event) => evolveConversation(state, event, config),
+    react: reactConversation,
+    isEmpty: (s) => Object.keys(s.pairs).length === 0 && Object.keys(s.receivers).length === 0,
+    isExpired: (s, streamTime) => isConversationIdle(s, streamTime, horizon),
+  };
+}
+
+export * from './config.js';
+export * from './events.js';
+export * from './state.js';
+export type { BotDecision } from './react.js';

@@ -1,0 +1,98 @@
+// `tools.loopDetection` (SPEC §2.1): the block as written (validated), and its resolution for
+// one run: global block, overwritten field by field by the agent's block (one level deep for
+// `detectors` and `postCompactionGuard`), defaults filled, then thresholds clamped upward.
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+
+export const loopDetectionBlockSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  historySize: positiveInt.optional(),
+  warningThreshold: positiveInt.optional(),
+  criticalThreshold: positiveInt.optional(),
+  unknownToolThreshold: positiveInt.optional(),
+  globalCircuitBreakerThreshold: positiveInt.optional(),
+  detectors: z.strictObject({
+    genericRepeat: z.boolean().optional(),
+    knownPollNoProgress: z.boolean().optional(),
+    pingPong: z.boolean().optional(),
+  }).optional(),
+  postCompactionGuard: z.strictObject({ windowSize: positiveInt.optional() }).optional(),
+}).superRefine((b, ctx) => {
+  const order = (lo: keyof typeof b, hi: keyof typeof b) => {
+    const [l, h] = [b[lo], b[hi]];
+    if (typeof l === 'number' && typeof h === 'number' && l >= h) {
+      ctx.addIssue({ code: 'custom', path: [hi], message: `${lo} (${l}) must be lower than ${hi} (${h})` });
+    }
+  };
+  order('warningThreshold', 'criticalThreshold');
+  order('criticalThreshold', 'globalCircuitBreakerThreshold');
+});
+
+export type LoopDetectionBlock = z.infer<typeof loopDetectionBlockSchema>;
+
+/** The validated `tools.loopDetection` plus the per-agent blocks (first occurrence of an id wins). */
+export interface ToolLoopConfig {
+  readonly global: LoopDetectionBlock;
+  readonly agents: Readonly<Record<string, LoopDetectionBlock>>;
+  /** Runs idle longer than this (event time) start fresh; loopguard's own setting. */
+  readonly runTtlMs: number;
+}
+
+export const DEFAULT_RUN_TTL_MS = 24 * 60 * 60 * 1000;
+
+export const defaultToolLoopConfig: ToolLoopConfig = { global: {}, agents: {}, runTtlMs: DEFAULT_RUN_TTL_MS };
+
+export interface ResolvedLoopDetection {
+  /** As configured: `undefined` (unset) keeps history and the compaction guard but no detectors. */
+  readonly enabled: boolean | undefined;
+  readonly historySize: number;
+  readonly warningThreshold: number;
+  readonly criticalThreshold: number;
+  readonly unknownToolThreshold: number;
+  readonly globalCircuitBreakerThreshold: number;
+  readonly detectors: { readonly genericRepeat: boolean; readonly knownPollNoProgress: boolean; readonly pingPong: boolean };
+  readonly postCompactionGuard: { readonly windowSize: number };
+}
+
+export const LOOP_DETECTION_DEFAULTS = {
+  historySize: 30,
+  warningThreshold: 10,
+  criticalThreshold: 20,
+  unknownToolThreshold: 10,
+  globalCircuitBreakerThreshold: 30,
+  windowSize: 3,
+} as const;
+
+export function resolveLoopDetection(global: LoopDetectionBlock, agent: LoopDetectionBlock | undefined): ResolvedLoopDetection {
+  const a = agent ?? {};
+  const pick = <K extends keyof LoopDetectionBlock>(k: K) => (a[k] !== undefined ? a[k] : global[k]);
+  const d = { ...global.detectors, ...a.detectors };
+  const warningThreshold = pick('warningThreshold') ?? LOOP_DETECTION_DEFAULTS.warningThreshold;
+  let criticalThreshold = pick('criticalThreshold') ?? LOOP_DETECTION_DEFAULTS.criticalThreshold;
+  let globalCircuitBreakerThreshold = pick('globalCircuitBreakerThreshold') ?? LOOP_DETECTION_DEFAULTS.globalCircuitBreakerThreshold;
+  if (criticalThreshold <= warningThreshold) criticalThreshold = warningThreshold + 1;
+  if (globalCircuitBreakerThreshold <= criticalThreshold) globalCircuitBreakerThreshold = criticalThreshold + 1;
+  return {
+    enabled: pick('enabled'),
+    historySize: pick('historySize') ?? LOOP_DETECTION_DEFAULTS.historySize,
+    warningThreshold,
+    criticalThreshold,
+    unknownToolThreshold: pick('unknownToolThreshold') ?? LOOP_DETECTION_DEFAULTS.unknownToolThreshold,
+    globalCircuitBreakerThreshold,
+    detectors: { genericRepeat: d.genericRepeat ?? true, knownPollNoProgress: d.knownPollNoProgress ?? true, pingPong: d.pingPong ?? true },
+    postCompactionGuard: { windowSize: a.postCompactionGuard?.windowSize ?? global.postCompactionGuard?.windowSize ?? LOOP_DETECTION_DEFAULTS.windowSize },
+  };
+}
+
+/** Resolution is per agent id and pure, so it is computed once per agent and reused. */
+export function resolverFor(config: ToolLoopConfig): (agentId: string | undefined) => ResolvedLoopDetection {
+  const cache = new Map<string, ResolvedLoopDetection>();
+  const globalOnly = resolveLoopDetection(config.global, undefined);
+  return (agentId) => {
+    if (agentId === undefined || !Object.hasOwn(config.agents, agentId)) return globalOnly;
+    let r = cache.get(agentId);
+    if (r === undefined) cache.set(agentId, (r = resolveLoopDetection(config.global, config.agents[agentId])));
+    return r;
+  };
+}

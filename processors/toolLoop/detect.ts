@@ -1,0 +1,130 @@
+// Counting over a run's history (SPEC §2.4) and the decision order (SPEC §2.5).
+import type { ResolvedLoopDetection } from './config.js';
+import { DETECTORS, type Detector, type ToolRecord } from './state.js';
+
+export interface CallFacts {
+  readonly toolName: string;
+  readonly argsHash: string;
+  /** The args' action (for poll classification). */
+  readonly action: string | undefined;
+}
+
+export interface Finding {
+  readonly decision: 'warn' | 'block';
+  readonly detector: Detector;
+  readonly count: number;
+  readonly pairedToolName?: string | undefined;
+  /** Identifies the warning for notification bucketing (§2.8). */
+  readonly warningKey: string;
+}
+
+export function isKnownPoll(toolName: string, action: string | undefined): boolean {
+  return toolName === 'command_status' || (toolName === 'process' && (action === 'poll' || action === 'log'));
+}
+
+interface Counts {
+  readonly recentCount: number;
+  readonly noProgressStreak: number;
+  /** Result hash of the newest record with this tool+args (for the poll warning key). */
+  readonly newestResultHash: string | undefined;
+}
+
+export function countRepeats(history: readonly ToolRecord[], toolName: string, argsHash: string): Counts {
+  let recentCount = 0;
+  let streak = 0;
+  let streakHash: string | undefined;
+  let streakOpen = true;
+  let newestResultHash: string | undefined;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const r = history[i]!;
+    if (r.toolName !== toolName || r.argsHash !== argsHash) continue;
+    if (recentCount === 0) newestResultHash = r.resultHash;
+    recentCount++;
+    if (!streakOpen || r.resultHash === undefined) continue;
+    if (streakHash === undefined) { streakHash = r.resultHash; streak = 1; }
+    else if (r.resultHash === streakHash) streak++;
+    else streakOpen = false;
+  }
+  return { recentCount, noProgressStreak: streak, newestResultHash };
+}
+
+export function unknownToolStreak(history: readonly ToolRecord[], toolName: string): number {
+  const newest = history[history.length - 1];
+  const name = newest?.unknownToolName;
+  if (newest === undefined || name === undefined || newest.toolName !== toolName) return 0;
+  let n = 0;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const r = history[i]!;
+    if (r.toolName !== toolName || r.unknownToolName !== name) break;
+    n++;
+  }
+  return n;
+}
+
+export interface PingPong {
+  readonly count: number;
+  readonly noProgressEvidence: boolean;
+  readonly pairedToolName: string | undefined;
+  readonly pairKey: string;
+}
+
+const NO_PING_PONG: PingPong = { count: 0, noProgressEvidence: false, pairedToolName: undefined, pairKey: '' };
+
+export function pingPong(history: readonly ToolRecord[], argsHash: string): PingPong {
+  const last = history[history.length - 1];
+  if (last === undefined) return NO_PING_PONG;
+  const l = last.argsHash;
+  let other: string | undefined;
+  for (let i = history.length - 2; i >= 0; i--) {
+    if (history[i]!.argsHash !== l) { other = history[i]!.argsHash; break; }
+  }
+  if (other === undefined || argsHash !== other) return NO_PING_PONG;
+  let tail = 0;
+  let lHash: string | undefined | null = null;
+  let oHash: string | undefined | null = null;
+  let evidence = true;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const r = history[i]!;
+    const lSide = tail % 2 === 0;
+    if (r.argsHash !== (lSide ? l : other)) break;
+    tail++;
+    if (r.resultHash === undefined) { evidence = false; continue; }
+    if (lSide) { if (lHash === null) lHash = r.resultHash; else if (lHash !== r.resultHash) evidence = false; }
+    else if (oHash === null) oHash = r.resultHash;
+    else if (oHash !== r.resultHash) evidence = false;
+  }
+  if (tail < 2) return NO_PING_PONG;
+  const pairKey = l < other ? `${l}|${other}` : `${other}|${l}`;
+  return { count: tail + 1, noProgressEvidence: evidence, pairedToolName: last.toolName, pairKey };
+}
+
+/** The first rule of §2.5 that matches, or undefined (allow). */
+export function detect(history: readonly ToolRecord[], call: CallFacts, cfg: ResolvedLoopDetection): Finding | undefined {
+  const { toolName, argsHash } = call;
+  const unknown = unknownToolStreak(history, toolName);
+  if (unknown >= cfg.unknownToolThreshold) {
+    return { decision: 'block', detector: DETECTORS.unknownToolRepeat, count: unknown, warningKey: '' };
+  }
+  const { recentCount, noProgressStreak, newestResultHash } = countRepeats(history, toolName, argsHash);
+  if (noProgressStreak >= cfg.globalCircuitBreakerThreshold) {
+    return { decision: 'block', detector: DETECTORS.globalCircuitBreaker, count: noProgressStreak, warningKey: '' };
+  }
+  const poll = isKnownPoll(toolName, call.action);
+  if (poll && cfg.detectors.knownPollNoProgress) {
+    const warningKey = `poll|${toolName}|${argsHash}|${newestResultHash ?? ''}`;
+    if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.knownPollNoProgress, count: noProgressStreak, warningKey };
+    if (noProgressStreak >= cfg.warningThreshold) return { decision: 'warn', detector: DETECTORS.knownPollNoProgress, count: noProgressStreak, warningKey };
+  }
+  if (cfg.detectors.pingPong) {
+    const pp = pingPong(history, argsHash);
+    const found = { detector: DETECTORS.pingPong, count: pp.count, pairedToolName: pp.pairedToolName, warningKey: `pingpong|${pp.pairKey}` };
+    if (pp.count >= cfg.criticalThreshold && pp.noProgressEvidence) return { decision: 'block', ...found };
+    if (pp.count >= cfg.warningThreshold) return { decision: 'warn', ...found };
+  }
+  if (!poll && cfg.detectors.genericRepeat) {
+    const warningKey = `generic|${toolName}|${argsHash}`;
+    if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.genericRepeat, count: noProgressStreak, warningKey };
+    if (recentCount >= cfg.warningThreshold) return { decision: 'warn', detector: DETECTORS.genericRepeat, count: recentCount, warningKey };
+  }
+  return undefined;
+}

@@ -1,0 +1,171 @@
+// The hashes tool-loop detection compares (SPEC §2.2). Public API: agent runners that send
+// `argsHash` / `resultHash` instead of raw values compute them with these same functions.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical.js';
+
+export { canonicalJson } from './canonical.js';
+
+/** Lowercase hex SHA-256 of the canonical JSON of `value`. */
+export function hashValue(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
+}
+
+/** `<toolName>:` + hash of the args. */
+export function hashArgs(toolName: string, args: unknown): string {
+  return `${toolName}:${hashValue(args)}`;
+}
+
+export interface OutcomeInput {
+  readonly toolName: string;
+  /** The call's arguments (only `action` and `to` are read), if the runner has them. */
+  readonly args?: unknown;
+  /** The args' `action`, for events that carry `argsHash` instead of args. */
+  readonly action?: string;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+export interface OutcomeHash {
+  readonly resultHash: string;
+  readonly unknownToolName?: string;
+}
+
+type Obj = Record<string, unknown>;
+
+export const isPlainObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The args' `action` (a string), from raw args or from the event's own `action` field. */
+export function actionOf(args: unknown, action?: string): string | undefined {
+  if (isPlainObject(args) && typeof args.action === 'string') return args.action;
+  return action;
+}
+
+/** `resultHash` of a tool outcome, or undefined when the outcome carries nothing to compare. */
+export function hashOutcome(o: OutcomeInput): OutcomeHash | undefined {
+  if (o.error !== undefined && o.error !== null) return hashError(o.error);
+  if (o.result === undefined) return undefined;
+  if (!isPlainObject(o.result)) return { resultHash: hashValue(o.result) };
+  const hash = hashResultObject(o.toolName, o.args, actionOf(o.args, o.action), o.result);
+  return hash === undefined ? undefined : { resultHash: hash };
+}
+
+// ---- rule 1: errors --------------------------------------------------------------------------
+
+function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (typeof error === 'number' || typeof error === 'boolean') return String(error);
+  if (isPlainObject(error) || error instanceof Error) {
+    const e = error as Obj;
+    if (typeof e.message === 'string') return e.message;
+    if (typeof e.name === 'string') return e.name;
+  }
+  return canonicalJson(error);
+}
+
+const NAME = `['"\`]?([a-z0-9_.-]+)['"\`]?`;
+const UNKNOWN_TOOL = [
+  new RegExp(`unknown tool(?:\\s*:\\s*|\\s+)${NAME}`, 'i'),
+  new RegExp(`tool\\s+${NAME}\\s+(?:not found|is not available)`, 'i'),
+];
+
+/** The tool name an error says is unknown, lowercased, if it says so. */
+export function unknownToolNameOf(text: string): string | undefined {
+  const trimmed = text.trim();
+  for (const re of UNKNOWN_TOOL) {
+    const m = re.exec(trimmed);
+    if (m?.[1]) return m[1].toLowerCase();
+  }
+  return undefined;
+}
+
+function hashError(error: unknown): OutcomeHash {
+  const text = errorText(error);
+  const resultHash = `error:${hashValue(text)}`;
+  const unknownToolName = unknownToolNameOf(text);
+  return unknownToolName === undefined ? { resultHash } : { resultHash, unknownToolName };
+}
+
+// ---- rules 3–8: result objects ---------------------------------------------------------------
+
+function contentText(result: Obj): string {
+  if (!Array.isArray(result.content)) return '';
+  const parts: string[] = [];
+  for (const item of result.content) {
+    if (isPlainObject(item) && typeof item.type === 'string' && typeof item.text === 'string') parts.push(item.text);
+  }
+  return parts.join('\n').trim();
+}
+
+const orNull = (v: unknown): unknown => (v === undefined ? null : v);
+const strOr = <T>(v: unknown, d: T): string | T => (typeof v === 'string' ? v : d);
+
+function hashResultObject(toolName: string, args: unknown, action: string | undefined, result: Obj): string | undefined {
+  const details: Obj = isPlainObject(result.details) ? result.details : {};
+  const text = contentText(result);
+  if (details.status === 'blocked' && details.deniedReason === 'tool-loop') return undefined;
+  if (toolName === 'exec' && typeof details.status === 'string') {
+    const exec = execShape(details.status, details, text);
+    if (exec !== undefined) return hashValue(exec);
+  }
+  if (toolName === 'process' && action === 'poll') {
+    return hashValue({ action, status: orNull(details.status), exitCode: orNull(details.exitCode), exitSignal: orNull(details.exitSignal), aggregated: orNull(details.aggregated), text });
+  }
+  if (toolName === 'process' && action === 'log') {
+    return hashValue({
+      action, status: orNull(details.status), totalLines: orNull(details.totalLines), totalChars: orNull(details.totalChars),
+      truncated: orNull(details.truncated), exitCode: orNull(details.exitCode), exitSignal: orNull(details.exitSignal), text,
+    });
+  }
+  if (isOutboundSend(toolName, args, action)) return hashValue(stripVolatile(details));
+  return hashValue({ details, text });
+}
+
+function execShape(status: string, d: Obj, text: string): Obj | undefined {
+  switch (status) {
+    case 'running':
+      return { status, tail: strOr(d.tail, '') };
+    case 'completed':
+    case 'failed': {
+      const aggregated = typeof d.aggregated === 'string' ? d.aggregated.trim() : '';
+      return { status, exitCode: typeof d.exitCode === 'number' ? d.exitCode : null, timedOut: d.timedOut === true, output: aggregated !== '' ? aggregated : text };
+    }
+    case 'approval-pending':
+    case 'approval-unavailable':
+      return { status, reason: strOr(d.reason, null), host: strOr(d.host, null), command: strOr(d.command, ''), warningText: strOr(d.warningText, '') };
+    default:
+      return undefined;
+  }
+}
+
+// ---- rule 7: outbound sends ------------------------------------------------------------------
+
+const MESSAGE_SEND_ACTIONS = new Set(['send', 'broadcast', 'reply', 'thread-reply', 'sendWithEffect', 'sendAttachment', 'upload-file', 'sticker', 'poll']);
+const CHANNEL_TOOLS = new Set(['telegram', 'discord', 'slack', 'matrix', 'googlechat', 'feishu', 'whatsapp', 'signal', 'imessage', 'msteams', 'mattermost', 'line', 'irc']);
+const VOLATILE_KEYS = new Set([
+  'messageId', 'message_id', 'messageIds', 'platformMessageId', 'platformMessageIds', 'fileId', 'file_id', 'fileKey',
+  'pollId', 'poll_id', 'receipt', 'runId', 'idempotencyKey', 'ts', 'timestamp', 'sentAt', 'deliveredAt', 'createdAt',
+]);
+
+export function isOutboundSend(toolName: string, args: unknown, action: string | undefined): boolean {
+  if (toolName === 'sessions_send') return true;
+  if (toolName === 'message') return action !== undefined && MESSAGE_SEND_ACTIONS.has(action);
+  return CHANNEL_TOOLS.has(toolName) && isPlainObject(args) && typeof args.to === 'string';
+}
+
+/** A sent message echoed back: its `id` is per delivery, not content. */
+function isMessageRecord(o: Obj): boolean {
+  return typeof o.id === 'string' && typeof o.text === 'string' &&
+    (typeof o.direction === 'string' || typeof o.senderId === 'string' || typeof o.accountId === 'string' || isPlainObject(o.conversation));
+}
+
+function stripVolatile(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripVolatile);
+  if (!isPlainObject(value)) return value;
+  const dropId = isMessageRecord(value);
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (VOLATILE_KEYS.has(k) || (dropId && k === 'id')) continue;
+    out[k] = stripVolatile(v);
+  }
+  return out;
+}

@@ -1,0 +1,31 @@
+// What the model is told. Each text names the tool, the count and the detector, and says what
+// to do instead.
+import { DETECTORS, type Detector } from './state.js';
+
+export function verdictMessage(detector: Detector, decision: 'warn' | 'block', toolName: string, count: number, paired?: string): string {
+  const tag = `[loopguard ${detector}]`;
+  switch (detector) {
+    case DETECTORS.unknownToolRepeat:
+      return `${tag} Blocked: the tool "${toolName}" does not exist here and has been called ${count} times in a row. Stop calling it; use one of the tools you were given, or tell the user what you need.`;
+    case DETECTORS.globalCircuitBreaker:
+      return `${tag} Blocked: "${toolName}" has returned the same result ${count} times in a row with the same arguments. Repeating it will not change anything; change your approach or report back to the user.`;
+    case DETECTORS.knownPollNoProgress:
+      return decision === 'block'
+        ? `${tag} Blocked: polling "${toolName}" returned the same status ${count} times in a row. The process is not progressing; stop polling, inspect or kill it, or tell the user it is stuck.`
+        : `${tag} Warning: polling "${toolName}" has returned the same status ${count} times in a row. Wait longer between polls or check whether the process is stuck instead of polling again.`;
+    case DETECTORS.pingPong:
+      return decision === 'block'
+        ? `${tag} Blocked: you have alternated between "${toolName}" and "${paired ?? toolName}" ${count} times with the same results each time. This cycle makes no progress; step back and try a different approach.`
+        : `${tag} Warning: you have alternated between "${toolName}" and "${paired ?? toolName}" ${count} times. If this is not making progress, break the cycle and try something different.`;
+    case DETECTORS.genericRepeat:
+      return decision === 'block'
+        ? `${tag} Blocked: "${toolName}" has been called ${count} times with the same arguments and returned the same result each time. Do not retry it; use what you already have or change the arguments.`
+        : `${tag} Warning: "${toolName}" has been called ${count} times with the same arguments. You may be looping; use the results you already have or try a different approach.`;
+    case DETECTORS.compactionLoopPersisted:
+      return `${tag} Run aborted: after context compaction the agent repeated "${toolName}" with the same arguments and the same result ${count} times. Compaction did not break the loop; start a new run with a different plan.`;
+    default: {
+      const unreachable: never = detector;
+      return unreachable;
+    }
+  }
+}

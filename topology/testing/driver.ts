@@ -1,0 +1,55 @@
+// Runs the real topology without a broker, the way Kafka Streams' TopologyTestDriver does:
+// each event is keyed and partitioned exactly as `loopguard produce` would, given the next
+// offset of its partition, and folded by that partition's task. Decisions come back in input
+// order, with the same ids and source positions the Kafka runtime would give them.
+import { partitionFor } from '../partitioner.js';
+import { PartitionTask, type Decision } from '../task.js';
+import type { ProcessorNode, Topology } from '../topology.js';
+
+export type PipeResult =
+  | { readonly ok: true; readonly decisions: readonly Decision[] }
+  | { readonly ok: false; readonly reason: string };
+
+export class InMemoryDriver {
+  private readonly tasks = new Map<string, PartitionTask>();
+  private readonly nextOffset = new Map<string, number>();
+
+  constructor(readonly topology: Topology, readonly partitions = 1) {}
+
+  /** Routes one event (the JSON form of SPEC §1) by its `type`, as `loopguard produce` does. */
+  pipe(value: unknown): PipeResult {
+    const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+    const node = typeof type === 'string' ? this.topology.nodeForType(type) : undefined;
+    if (node === undefined) return { ok: false, reason: `type: unknown event type ${JSON.stringify(type ?? null)}` };
+    return this.pipeTo(node, value);
+  }
+
+  pipeTo(node: ProcessorNode, value: unknown): PipeResult {
+    const parsed = node.parse(value);
+    if (!parsed.ok) return { ok: false, reason: parsed.reason };
+    const key = node.process.keyOf(parsed.value);
+    const partition = partitionFor(key, this.partitions);
+    const tp = `${node.inputTopic}/${partition}`;
+    const offset = this.nextOffset.get(tp) ?? 0;
+    this.nextOffset.set(tp, offset + 1);
+    const task = this.task(node, partition);
+    const r = task.processEvent({ topic: node.inputTopic, partition, offset, value }, parsed.value);
+    task.drainDirty();
+    task.compact(offset + 1);
+    return r.kind === 'decided' ? { ok: true, decisions: r.decisions } : { ok: true, decisions: [] };
+  }
+
+  /** Total keys held in all stores (for memory checks). */
+  get storedKeys(): number {
+    let n = 0;
+    for (const t of this.tasks.values()) n += t.size;
+    return n;
+  }
+
+  private task(node: ProcessorNode, partition: number): PartitionTask {
+    const id = `${node.name}/${partition}`;
+    let t = this.tasks.get(id);
+    if (t === undefined) this.tasks.set(id, (t = new PartitionTask(node, partition)));
+    return t;
+  }
+}

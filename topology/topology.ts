@@ -1,0 +1,69 @@
+// The topology as data: which topic feeds which processor, where its state lives, where
+// decisions and dead letters go. Built once from config; the in-memory driver and the Kafka
+// runtime both run exactly this.
+import type { Process } from '../processors/kernel/process.js';
+import type { Parsed } from '../processors/validation.js';
+
+export interface ProcessorNode<S = any, E = any, D extends { type: string; key: string } = any> {
+  readonly name: string;
+  readonly process: Process<S, E, D>;
+  readonly inputTopic: string;
+  /** JSON `type` values that belong to this processor's input topic. */
+  readonly eventTypes: readonly string[];
+  readonly parse: (value: unknown) => Parsed<E>;
+  /** The event's own id, when it has one (decision ids then survive redelivery). */
+  readonly eventIdOf: (event: E) => string | undefined;
+  /** The Kafka record key. Partitioning always follows `process.keyOf` (the state key). */
+  readonly messageKeyOf: (event: E) => string;
+  readonly store: { readonly name: string; readonly changelogTopic: string };
+}
+
+export interface TopicNames {
+  readonly toolEvents: string;
+  readonly channelEvents: string;
+  readonly verdicts: string;
+  readonly deadLetter: string;
+  /** Changelog topics are `<prefix><store>-changelog`. */
+  readonly changelogPrefix: string;
+}
+
+export const DEFAULT_TOPICS: TopicNames = {
+  toolEvents: 'loopguard.tool-events',
+  channelEvents: 'loopguard.channel-events',
+  verdicts: 'loopguard.verdicts',
+  deadLetter: 'loopguard.dead-letter',
+  changelogPrefix: 'loopguard.',
+};
+
+export interface Topology {
+  readonly nodes: readonly ProcessorNode[];
+  readonly topics: TopicNames;
+  nodeForTopic(topic: string): ProcessorNode | undefined;
+  nodeForType(type: string): ProcessorNode | undefined;
+  describe(): string;
+}
+
+export function makeTopology(nodes: readonly ProcessorNode[], topics: TopicNames): Topology {
+  const byTopic = new Map<string, ProcessorNode>();
+  const byType = new Map<string, ProcessorNode>();
+  const stores = new Set<string>();
+  for (const n of nodes) {
+    if (byTopic.has(n.inputTopic)) throw new Error(`topology: topic ${n.inputTopic} feeds two processors`);
+    if (stores.has(n.store.name)) throw new Error(`topology: store ${n.store.name} is used twice`);
+    if ([topics.verdicts, topics.deadLetter].includes(n.inputTopic)) throw new Error(`topology: ${n.name} reads an output topic`);
+    byTopic.set(n.inputTopic, n);
+    stores.add(n.store.name);
+    for (const t of n.eventTypes) byType.set(t, n);
+  }
+  return {
+    nodes,
+    topics,
+    nodeForTopic: (t) => byTopic.get(t),
+    nodeForType: (t) => byType.get(t),
+    describe: () => [
+      'Topology',
+      ...nodes.map((n) => `  ${n.inputTopic} --> [${n.name}] (store ${n.store.name}, changelog ${n.store.changelogTopic}) --> ${topics.verdicts}`),
+      `  invalid input --> ${topics.deadLetter}`,
+    ].join('\n'),
+  };
+}
