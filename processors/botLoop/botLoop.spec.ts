@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { fold } from '../kernel/process.js';
+import { given } from '../kernel/spec.js';
+import { botLoopProcess, type BotDecision, type BotLoopBlock, type BotLoopConfig, type BotMessage } from './index.js';
+
+const T0 = 1_700_000_000_000;
+const msg = (ts: number, from = 'A', to = 'B', extra: Partial<BotMessage> = {}): BotMessage =>
+  ({ type: 'bot_message', ts, channel: 'discord', accountId: 'acct', conversationId: 'c1', senderId: from, receiverId: to, ...extra }) as BotMessage;
+const withDefaults = (defaults: BotLoopBlock = {}): BotLoopConfig => ({ defaults, channels: {} });
+const p = botLoopProcess(withDefaults());
+const decide = (events: BotMessage[], proc = p) => given(proc).whenAll(events) as readonly BotDecision[];
+const every = (n: number, step: number, start = T0, from = 'A', to = 'B') => Array.from({ length: n }, (_, i) => msg(start + i * step, i % 2 ? to : from, i % 2 ? from : to));
+
+describe('pair budget', () => {
+  it('delivers 20 events in a window and suppresses the 21st, starting a 60 s cooldown', () => {
+    const ds = decide(every(21, 1000));
+    expect(ds.slice(0, 20).every((d) => d.decision === 'deliver')).toBe(true);
+    expect(ds[20]).toMatchObject({ decision: 'suppress', reason: 'pair_budget', cooldownUntil: T0 + 20_000 + 60_000 });
+  });
+  it('treats A→B and B→A as one pair', () => {
+    const ds = decide(every(21, 100));
+    expect(new Set(ds.map((d) => d.key)).size).toBe(1);
+    expect(ds[20]?.decision).toBe('suppress');
+  });
+  it('suppresses everything during the cooldown without counting or extending it', () => {
+    const events = [...every(21, 1000), ...Array.from({ length: 70 }, (_, i) => msg(T0 + 21_000 + i * 1000))];
+    const ds = decide(events);
+    const until = T0 + 80_000;
+    expect(ds.slice(21).filter((d) => d.ts < until).every((d) => d.decision === 'suppress' && d.cooldownUntil === until)).toBe(true);
+    const after = ds.filter((d) => d.ts >= until);
+    expect(after).toHaveLength(11);
+    expect(after.every((d) => d.decision === 'deliver')).toBe(true);
+  });
+  it('restarts counting empty when the cooldown ends', () => {
+    const until = T0 + 20_000 + 60_000;
+    const ds = decide([...every(21, 1000), ...every(21, 10, until)]);
+    expect(ds.slice(21, 41).every((d) => d.decision === 'deliver')).toBe(true);
+    expect(ds[41]).toMatchObject({ decision: 'suppress', cooldownUntil: until + 200 + 60_000 });
+  });
+  it('no longer counts an event exactly one window old', () => {
+    const events = [msg(T0), ...every(19, 10, T0 + 1000), msg(T0 + 60_000)];
+    expect(decide(events).at(-1)?.decision).toBe('deliver');
+    const justInside = [msg(T0), ...every(19, 10, T0 + 1000), msg(T0 + 59_999)];
+    expect(decide(justInside).at(-1)?.decision).toBe('suppress');
+  });
+  it('judges an older event only against events at or before its own time', () => {
+    const late = every(20, 100, T0 + 10_000);
+    given(p, late).when(msg(T0 + 5_000)).then((ds) => expect(ds[0]?.decision).toBe('deliver'));
+  });
+  it('does not apply a later cooldown to an earlier event', () => {
+    const tripped = every(21, 100, T0 + 10_000);
+    given(p, tripped).when(msg(T0 + 1_000)).then((ds) => expect(ds[0]?.decision).toBe('deliver'));
+  });
+  it('keeps a later-ending cooldown when an older event trips one', () => {
+    // 21 events from t=10 s trip a cooldown until 72 s; then 21 older events (t = 1 s .. 1.2 s) trip one that would end at 61.2 s.
+    const later = every(21, 100, T0 + 10_000);
+    const older = every(21, 10, T0 + 1_000);
+    const ds = decide([...later, ...older]);
+    expect(ds.at(-1)).toMatchObject({ decision: 'suppress', cooldownUntil: T0 + 12_000 + 60_000 });
+  });
+  it('does not track events with an empty identity field or a bot talking to itself', () => {
+    for (const bad of [{ accountId: '' }, { conversationId: '' }, { channel: '' }, { senderId: 'B' }]) {
+      const events = Array.from({ length: 30 }, (_, i) => msg(T0 + i, 'A', 'B', bad));
+      expect(decide(events).every((d) => d.decision === 'deliver')).toBe(true);
+    }
+  });
+  it('does nothing when disabled', () => {
+    expect(decide(every(40, 10), botLoopProcess(withDefaults({ enabled: false }))).every((d) => d.decision === 'deliver')).toBe(true);
+  });
+  it('follows the configured budget, window and cooldown', () => {
+    const proc = botLoopProcess(withDefaults({ maxEventsPerWindow: 3, windowSeconds: 10, cooldownSeconds: 5 }));
+    const ds = decide([...every(4, 1000), msg(T0 + 3_000 + 5_000)], proc);
+    expect(ds.map((d) => d.decision)).toEqual(['deliver', 'deliver', 'deliver', 'suppress', 'deliver']);
+    expect(ds[3]?.cooldownUntil).toBe(T0 + 8_000);
+  });
+});
+
+describe('repeated eventIds', () => {
+  it('records a repeated eventId in neither budget and answers with the state at its time', () => {
+    const first = { ...msg(T0), eventId: 'm1' } as BotMessage;
+    const events = Array.from({ length: 25 }, () => first);
+    const ds = decide(events);
+    expect(ds.every((d) => d.decision === 'deliver')).toBe(true);
+    const s = fold(p, p.initialState, events).state;
+    expect(Object.values(s.pairs)[0]?.timestamps).toEqual([T0]);
+  });
+  it('answers suppress for a repeat that falls inside a cooldown', () => {
+    const events = every(21, 100).map((e, i) => ({ ...e, eventId: `m${i}` }) as BotMessage);
+    given(p, events).when(events[20]!).then((ds) => expect(ds[0]).toMatchObject({ decision: 'suppress', reason: 'pair_budget' }));
+    given(p, events).when(events[0]!).then((ds) => expect(ds[0]?.decision).toBe('deliver'));
+  });
+  it('forgets ids once the pair has moved on by a window and a cooldown', () => {
+    const m = { ...msg(T0), eventId: 'old' } as BotMessage;
+    const s = fold(p, p.initialState, [m, msg(T0 + 120_001)]).state;
+    expect(Object.values(s.pairs)[0]?.seen).toEqual([]);
+  });
+});
+
+describe('conversation budget', () => {
+  const conv = (limit: number) => botLoopProcess(withDefaults({ maxConversationBotEvents: limit, maxEventsPerWindow: 100 }));
+  it('suppresses a storm from several bots at one receiver once the count exceeds the limit', () => {
+    const events = Array.from({ length: 6 }, (_, i) => msg(T0 + i * 1000, i % 2 ? 'C' : 'A', 'B'));
+    const ds = decide(events, conv(5));
+    expect(ds.slice(0, 5).every((d) => d.decision === 'deliver')).toBe(true);
+    expect(ds[5]).toMatchObject({ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: T0 + 5000 + 60_000 });
+  });
+  it('needs at least two senders with two events each', () => {
+    const events = [...Array.from({ length: 8 }, (_, i) => msg(T0 + i * 1000, 'A', 'B')), msg(T0 + 9000, 'C', 'B')];
+    expect(decide(events, conv(5)).every((d) => d.decision === 'deliver')).toBe(true);
+  });
+  it('records events while suppressed, so a continuing storm re-trips when the cooldown ends', () => {
+    const storm = Array.from({ length: 80 }, (_, i) => msg(T0 + i * 1000, i % 2 ? 'C' : 'A', 'B'));
+    const ds = decide(storm, conv(5));
+    const firstUntil = T0 + 5000 + 60_000;
+    const atEnd = ds.find((d) => d.ts === firstUntil);
+    expect(atEnd).toMatchObject({ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: firstUntil + 60_000 });
+  });
+  it('reports the later cooldown when both budgets suppress, the pair on a tie', () => {
+    const proc = botLoopProcess(withDefaults({ maxConversationBotEvents: 3, maxEventsPerWindow: 3 }));
+    const events = [msg(T0, 'A', 'B'), msg(T0 + 1, 'C', 'B'), msg(T0 + 2, 'C', 'B'), msg(T0 + 3, 'A', 'B')];
+    // the 4th event exceeds both: the pair A–B has... only 2 events, the receiver B has 4 from 2 senders with 2 each
+    expect(decide(events, proc).at(-1)).toMatchObject({ decision: 'suppress', reason: 'conversation_budget' });
+    const both = [msg(T0, 'A', 'B'), msg(T0 + 1, 'B', 'A'), msg(T0 + 2, 'A', 'B'), msg(T0 + 3, 'C', 'B'), msg(T0 + 4, 'C', 'B'), msg(T0 + 5, 'A', 'B')];
+    expect(decide(both, proc).at(-1)).toMatchObject({ decision: 'suppress', reason: 'pair_budget', cooldownUntil: T0 + 5 + 60_000 });
+  });
+  it('keeps at most 501 events per receiver', () => {
+    const proc = conv(500);
+    const events = Array.from({ length: 700 }, (_, i) => msg(T0 + i, `S${i % 3}`, 'B'));
+    const s = fold(proc, proc.initialState, events).state;
+    expect(s.receivers.B?.events).toHaveLength(501);
+  });
+});
+
+describe('memory under a storm', () => {
+  it('keeps a pair small however many suppressed events arrive', () => {
+    const events = Array.from({ length: 20_000 }, (_, i) => ({ ...msg(T0 + i * 5), eventId: `e${i}` }) as BotMessage);
+    const s = fold(p, p.initialState, events).state;
+    const pair = Object.values(s.pairs)[0]!;
+    expect(pair.timestamps.length).toBeLessThanOrEqual(21);
+    expect(pair.seen.length).toBeLessThanOrEqual(512);
+    expect(JSON.stringify(s).length).toBeLessThan(40_000);
+  });
+});
+
+describe('sweeps', () => {
+  it('calls a conversation idle once nothing is in window, cooling down or remembered', () => {
+    const s = fold(p, p.initialState, [{ ...msg(T0), eventId: 'x' } as BotMessage]).state;
+    expect(p.isExpired(s, T0 + 30_000)).toBe(false);
+    expect(p.isExpired(s, T0 + 60_000 + 60_000 + 600_000 + 1)).toBe(true);
+  });
+});
