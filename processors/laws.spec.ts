@@ -14,12 +14,12 @@ const toolEventArb = (withRunEnd: boolean): fc.Arbitrary<Omit<ToolEvent, 'ts'>> 
   const result = fc.constantFrom<unknown>('same', 'other', { details: { status: 'running' } }, undefined);
   const base = { sessionKey: 's', runId: 'r1' };
   const kinds: fc.Arbitrary<Omit<ToolEvent, 'ts'>>[] = [
-    fc.record({ toolName: tool, args }).map((e) => ({ type: 'tool_call', ...base, ...e }) as Omit<ToolEvent, 'ts'>),
-    fc.record({ toolName: tool, args, result }).map((e) => ({ type: 'tool_outcome', ...base, ...e }) as Omit<ToolEvent, 'ts'>),
-    fc.record({ toolName: tool, args }).map((e) => ({ type: 'tool_outcome', ...base, ...e, error: `Unknown tool: ${e.toolName}` }) as Omit<ToolEvent, 'ts'>),
-    fc.constant({ type: 'compaction', ...base } as Omit<ToolEvent, 'ts'>),
+    fc.record({ toolName: tool, args }).map((e) => ({ type: 'tool_call', ...base, ...e }) as unknown as Omit<ToolEvent, "ts">),
+    fc.record({ toolName: tool, args, result }).map((e) => ({ type: 'tool_outcome', ...base, ...e }) as unknown as Omit<ToolEvent, "ts">),
+    fc.record({ toolName: tool, args }).map((e) => ({ type: 'tool_outcome', ...base, ...e, error: `Unknown tool: ${e.toolName}` }) as unknown as Omit<ToolEvent, "ts">),
+    fc.constant({ type: 'compaction', ...base } as unknown as Omit<ToolEvent, "ts">),
   ];
-  if (withRunEnd) kinds.push(fc.constant({ type: 'run_end', ...base } as Omit<ToolEvent, 'ts'>));
+  if (withRunEnd) kinds.push(fc.constant({ type: 'run_end', ...base } as unknown as Omit<ToolEvent, "ts">));
   return fc.oneof(...kinds);
 };
 

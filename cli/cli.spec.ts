@@ -1,0 +1,79 @@
+// The `loopguard` command as a user runs it: the built CLI in a child process.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const dir = mkdtempSync(join(tmpdir(), 'loopguard-cli-'));
+const file = (name: string, text: string) => { const p = join(dir, name); writeFileSync(p, text); return p; };
+const lg = (args: string[], input?: string) => spawnSync('node', [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
+const jsonLines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+const call = (i: number, extra = {}) => JSON.stringify({ type: 'tool_call', ts: 1000 + i, runId: 'r1', sessionKey: 's', toolName: 'read', args: { path: '/a' }, toolCallId: `c${i}`, ...extra });
+const outcome = (i: number) => JSON.stringify({ type: 'tool_outcome', ts: 1000 + i, runId: 'r1', sessionKey: 's', toolName: 'read', args: { path: '/a' }, toolCallId: `c${i}`, result: 'same' });
+const bot = (i: number) => JSON.stringify({ type: 'bot_message', ts: 5000 + i, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: i % 2 ? 'A' : 'B', receiverId: i % 2 ? 'B' : 'A', eventId: `m${i}` });
+
+describe('loopguard replay', () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 12; i++) lines.push(call(i), outcome(i), bot(i));
+  const events = file('events.jsonl', lines.join('\n') + '\n\n');
+  const config = file('config.json5', '{ tools: { loopDetection: { enabled: true } } }');
+
+  it('writes one decision per request, in input order, for a mixed tool and bot stream', () => {
+    const r = lg(['replay', '--config', config, events]);
+    expect(r.status).toBe(0);
+    const ds = jsonLines(r.stdout);
+    expect(ds.map((d) => d.type)).toEqual(Array.from({ length: 12 }, () => ['tool_decision', 'bot_decision']).flat());
+    expect(ds[20]).toMatchObject({ type: 'tool_decision', decision: 'warn', detector: 'generic_repeat', count: 10, toolCallId: 'c10' });
+    expect(new Set(ds.map((d) => d.id)).size).toBe(24);
+    expect(ds[0]?.source).toMatchObject({ topic: 'loopguard.tool-events', offset: 0 });
+  });
+  it('reads stdin and gives the same answer as the file', () => {
+    expect(lg(['replay', '--config', config, '-'], lines.join('\n')).stdout).toBe(lg(['replay', '--config', config, events]).stdout);
+  });
+  it('names the line of a malformed event and exits non-zero', () => {
+    const bad = file('bad.jsonl', [call(0), '{"type":"tool_call","ts":"soon","runId":"r","toolName":"x","args":{}}', call(1)].join('\n'));
+    const r = lg(['replay', bad]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/line 2: ts/);
+    expect(jsonLines(r.stdout)).toHaveLength(1);
+  });
+  it('names lines that are not JSON, or miss required fields', () => {
+    expect(lg(['replay', file('nojson.jsonl', `${call(0)}\n{oops\n`)]).stderr).toMatch(/line 2: not valid JSON/);
+    expect(lg(['replay', file('nokey.jsonl', '{"type":"tool_call","ts":1,"toolName":"x","args":{}}\n')]).stderr).toMatch(/line 1: .*sessionKey or runId/);
+    expect(lg(['replay', file('notype.jsonl', '{"type":"chat","ts":1}\n')]).stderr).toMatch(/line 1: type: unknown event type "chat"/);
+  });
+  it('continues past invalid lines with --skip-invalid', () => {
+    const bad = file('bad2.jsonl', [call(0), '{"type":"bot_message","ts":1}', '[', call(1)].join('\n'));
+    const r = lg(['replay', '--skip-invalid', bad]);
+    expect(r.status).toBe(0);
+    expect(jsonLines(r.stdout)).toHaveLength(2);
+    expect(r.stderr).toContain('skipped invalid event');
+  });
+  it('refuses a bad config naming the key', () => {
+    const r = lg(['replay', '--config', file('bad.json5', '{ tools: { loopDetection: { warningThreshold: "ten" } } }'), events]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('tools.loopDetection.warningThreshold');
+  });
+  it('has --help', () => {
+    const r = lg(['replay', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('--skip-invalid');
+  });
+});
+
+describe('loopguard demo', () => {
+  it('tells the story of each bundled scenario', () => {
+    const r = lg(['demo']);
+    expect(r.status).toBe(0);
+    for (const s of ['generic_repeat, count 20', 'ping_pong, count 10', 'ABORT RUN', 'compaction_loop_persisted', 'SUPPRESS   pair_budget', 'calls 1–26         process                  ALLOW']) expect(r.stdout).toContain(s);
+  });
+  it('prints its decisions as JSON lines with --json', () => {
+    const ds = jsonLines(lg(['demo', '--json']).stdout);
+    expect(ds.filter((d) => d.type === 'run_abort')).toHaveLength(1);
+    expect(ds.filter((d) => d.decision === 'suppress').length).toBeGreaterThan(0);
+    expect(ds.filter((d) => d.conversationId === 'C0TEAM').every((d) => d.decision === 'deliver')).toBe(true);
+  });
+});

@@ -1,0 +1,63 @@
+// Streaming JSON lines in and out with constant memory: lines are read one at a time and
+// output waits for the consumer (backpressure) instead of buffering.
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { ERROR_CODES, LoopguardError } from '../topology/errors.js';
+
+export interface Line {
+  readonly lineNo: number;
+  readonly value: unknown;
+}
+
+export interface InputSource {
+  readonly stream: Readable;
+  /** Bytes in the file, when known (for progress). */
+  readonly size: number | undefined;
+}
+
+export function openInput(file: string | undefined): InputSource {
+  if (file === undefined || file === '-') return { stream: process.stdin, size: undefined };
+  try {
+    return { stream: createReadStream(file), size: statSync(file).size };
+  } catch (e) {
+    throw new LoopguardError(ERROR_CODES.usage, `cannot read ${file}: ${(e as Error).message}`, { file });
+  }
+}
+
+/** Parsed lines; a line that is not JSON yields `{ error }` instead of a value. Blank lines are skipped. */
+export async function* readJsonLines(input: Readable, onBytes?: (n: number) => void): AsyncGenerator<Line | { lineNo: number; error: string }> {
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  for await (const text of rl) {
+    lineNo++;
+    onBytes?.(Buffer.byteLength(text) + 1);
+    if (text.trim() === '') continue;
+    try {
+      yield { lineNo, value: JSON.parse(text) };
+    } catch (e) {
+      yield { lineNo, error: `not valid JSON (${(e as Error).message})` };
+    }
+  }
+}
+
+export class LineWriter {
+  private buffer: string[] = [];
+  private size = 0;
+  constructor(private readonly out: Writable, private readonly flushAt = 64 * 1024) {}
+
+  async write(value: unknown): Promise<void> {
+    const line = JSON.stringify(value);
+    this.buffer.push(line);
+    this.size += line.length + 1;
+    if (this.size >= this.flushAt) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer.length === 0) return;
+    const chunk = this.buffer.join('\n') + '\n';
+    this.buffer = [];
+    this.size = 0;
+    if (!this.out.write(chunk)) await new Promise<void>((resolve) => this.out.once('drain', resolve));
+  }
+}

@@ -1,0 +1,15 @@
+// The one pino root. Logs go to stderr (stdout carries data: decisions, JSON lines). Tool
+// arguments, results and chat text are redacted unless the config says otherwise.
+import pino, { type Logger } from 'pino';
+import type { LoopguardSettings } from './config.js';
+
+export const REDACT_PATHS = ['args', 'result', 'error.message', 'text', 'content', '*.args', '*.result', '*.text', '*.content', 'event.args', 'event.result', 'value'];
+
+export function createLogger(settings: Pick<LoopguardSettings, 'log'>, name = 'loopguard'): Logger {
+  return pino(
+    { name, level: settings.log.level, redact: settings.log.redact ? { paths: REDACT_PATHS, censor: '[redacted]' } : [], base: { name } },
+    pino.destination({ fd: 2, sync: true }),
+  );
+}
+
+export type { Logger };
