@@ -1,7 +1,6 @@
 // Streaming JSON lines in and out with constant memory: lines are read one at a time and
 // output waits for the consumer (backpressure) instead of buffering.
 import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_CODES, LoopguardError } from '../topology/errors.js';
 
@@ -19,19 +18,35 @@ export interface InputSource {
 export function openInput(file: string | undefined): InputSource {
   if (file === undefined || file === '-') return { stream: process.stdin, size: undefined };
   try {
-    return { stream: createReadStream(file), size: statSync(file).size };
+    return { stream: createReadStream(file, { highWaterMark: 1 << 20 }), size: statSync(file).size };
   } catch (e) {
     throw new LoopguardError(ERROR_CODES.usage, `cannot read ${file}: ${(e as Error).message}`, { file });
   }
 }
 
+/** Raw lines (without the newline), split on \n with a trailing \r dropped. */
+export async function* readLines(input: Readable): AsyncGenerator<string> {
+  let rest: Buffer | undefined;
+  for await (const chunk of input as AsyncIterable<Buffer | string>) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const data = rest === undefined ? buf : Buffer.concat([rest, buf]);
+    let start = 0;
+    for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
+      const end = nl > start && data[nl - 1] === 13 ? nl - 1 : nl;
+      yield data.toString('utf8', start, end);
+      start = nl + 1;
+    }
+    rest = start < data.length ? data.subarray(start) : undefined;
+  }
+  if (rest !== undefined && rest.length > 0) yield rest.toString('utf8', 0, rest[rest.length - 1] === 13 ? rest.length - 1 : rest.length);
+}
+
 /** Parsed lines; a line that is not JSON yields `{ error }` instead of a value. Blank lines are skipped. */
 export async function* readJsonLines(input: Readable, onBytes?: (n: number) => void): AsyncGenerator<Line | { lineNo: number; error: string }> {
-  const rl = createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
-  for await (const text of rl) {
+  for await (const text of readLines(input)) {
     lineNo++;
-    onBytes?.(Buffer.byteLength(text) + 1);
+    onBytes?.(text.length + 1);
     if (text.trim() === '') continue;
     try {
       yield { lineNo, value: JSON.parse(text) };

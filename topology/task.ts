@@ -63,7 +63,8 @@ export class PartitionTask<S = unknown> {
     const eventId = this.node.eventIdOf(event as never);
     const base = eventId !== undefined ? `${this.node.name}/${key}/${eventId}` : `${record.topic}/${record.partition}/${record.offset}`;
     const source = { topic: record.topic, partition: record.partition, offset: record.offset };
-    const decisions = r.decisions.map((d, i) => ({ ...d, id: i === 0 ? `${base}/${d.type}` : `${base}/${d.type}/${i}`, source }));
+    // Object.assign, not spread: V8 builds spread-with-extra-keys objects an order of magnitude slower.
+    const decisions = r.decisions.map((d, i) => Object.assign({}, d, { id: i === 0 ? `${base}/${d.type}` : `${base}/${d.type}/${i}`, source }) as Decision);
     return { kind: 'decided', key, decisions };
   }
 

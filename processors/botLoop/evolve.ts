@@ -20,17 +20,32 @@ export function evolveConversation(state: ConversationState, e: BotMessage, conf
   const pair = state.pairs[pairId] ?? EMPTY_PAIR;
   const streamTime = Math.max(pair.streamTime, e.ts);
   const retention = cfg.windowMs + cfg.cooldownMs + (cfg.maxConversationBotEvents !== undefined ? CONVERSATION_WINDOW_MS : 0);
-  const seen = pair.seen.filter(([, ts]) => streamTime <= ts + retention);
+  const seen = forgetSeen(pair.seen, streamTime - retention);
   if (e.eventId !== undefined && seen.some(([id]) => id === e.eventId)) return { ...state, effect: repeatedAnswer(state, pair, e) };
 
   const p = pairBudget(pair, e.ts, cfg);
   const receiver = cfg.maxConversationBotEvents !== undefined ? state.receivers[e.receiverId] ?? EMPTY_RECEIVER : undefined;
   const c = receiver !== undefined ? conversationBudget(receiver, e, cfg, cfg.maxConversationBotEvents!, p.suppressedBy !== null && !p.tripped) : undefined;
 
-  const nextSeen = e.eventId === undefined ? seen : [...seen.slice(seen.length >= MAX_SEEN_IDS ? seen.length - MAX_SEEN_IDS + 1 : 0), [e.eventId, e.ts] as const];
+  const nextSeen = e.eventId === undefined ? seen : rememberSeen(seen, e.eventId, e.ts);
   const pairs = { ...state.pairs, [pairId]: { timestamps: p.timestamps, cooldown: p.cooldown, seen: nextSeen, streamTime } };
   const receivers = c !== undefined ? { ...state.receivers, [e.receiverId]: c.state } : state.receivers;
   return { pairs, receivers, effect: answer(p.suppressedBy, c?.suppressedBy ?? null) };
+}
+
+/** Ids whose event time is older than `before` are forgotten; `seen` is kept ascending by ts. */
+function forgetSeen(seen: PairState['seen'], before: number): PairState['seen'] {
+  let i = 0;
+  while (i < seen.length && seen[i]![1] < before) i++;
+  return i === 0 ? seen : seen.slice(i);
+}
+
+function rememberSeen(seen: PairState['seen'], id: string, ts: number): PairState['seen'] {
+  let i = seen.length;
+  while (i > 0 && seen[i - 1]![1] > ts) i--;
+  const next = seen.slice();
+  next.splice(i, 0, [id, ts]);
+  return next.length > MAX_SEEN_IDS ? next.slice(next.length - MAX_SEEN_IDS) : next;
 }
 
 /** Suppress with the later-ending cooldown (the pair's on a tie), else deliver. */

@@ -19,10 +19,20 @@ export interface BotDecision {
 
 export function reactConversation(state: ConversationState, e: BotMessage): readonly BotDecision[] {
   const effect = state.effect;
-  const base = {
-    type: 'bot_decision', key: pairKeyOf(e), channel: e.channel, accountId: e.accountId, conversationId: e.conversationId,
-    senderId: e.senderId, receiverId: e.receiverId, eventId: e.eventId ?? null, ts: e.ts,
-  } as const;
-  if (effect.kind === 'suppress') return [{ ...base, decision: 'suppress', cooldownUntil: effect.cooldownUntil, reason: effect.reason }];
-  return [{ ...base, decision: 'deliver', cooldownUntil: null, reason: null }];
+  const suppress = effect.kind === 'suppress';
+  // One literal with every field, so decisions share a single shape (this is the hot path).
+  return [{
+    type: 'bot_decision',
+    key: pairKeyOf(e),
+    channel: e.channel,
+    accountId: e.accountId,
+    conversationId: e.conversationId,
+    senderId: e.senderId,
+    receiverId: e.receiverId,
+    eventId: e.eventId ?? null,
+    ts: e.ts,
+    decision: suppress ? 'suppress' : 'deliver',
+    cooldownUntil: suppress ? effect.cooldownUntil : null,
+    reason: suppress ? effect.reason : null,
+  }];
 }

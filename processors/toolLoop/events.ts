@@ -17,7 +17,7 @@ const callFields = {
   ...identity,
   toolCallId: opt(z.string()),
   toolName: nonEmpty,
-  args: z.unknown().transform((v) => (v === null ? undefined : v)),
+  args: z.unknown().optional().transform((v) => (v === null ? undefined : v)),
   argsHash: opt(nonEmpty),
   action: opt(z.string()),
 };
@@ -31,7 +31,7 @@ const toolCall = z.object({ type: z.literal('tool_call'), ...callFields }).refin
 const toolOutcome = z.object({
   type: z.literal('tool_outcome'),
   ...callFields,
-  result: z.unknown().transform((v) => (v === null ? undefined : v)),
+  result: z.unknown().optional().transform((v) => (v === null ? undefined : v)),
   error: z.union([z.string(), z.looseObject({ name: opt(z.string()), message: opt(z.string()) })]).nullish().transform((v) => v ?? undefined),
   resultHash: opt(nonEmpty),
   unknownToolName: opt(z.string()),

@@ -5,7 +5,7 @@ import { detect } from './detect.js';
 import type { Compaction, RunEnd, ToolCall, ToolEvent, ToolOutcome } from './events.js';
 import { actionOf, hashArgs, hashOutcome, type OutcomeHash } from './hashing.js';
 import {
-  DETECTORS, NO_EFFECT, appendRecord, attachOutcome, initialRunState, noteWarning,
+  DETECTORS, NO_EFFECT, appendRecord, attachOutcome, initialRunState, noteWarning, toolRecord,
   type Effect, type RunState, type Verdict,
 } from './state.js';
 
@@ -65,7 +65,7 @@ function onCall(state: RunState, e: ToolCall, cfg: ResolvedLoopDetection): RunSt
     }
   }
   const record = verdict.decision !== 'block' && cfg.enabled !== false;
-  const history = record ? appendRecord(state.history, { toolName: e.toolName, argsHash, toolCallId: e.toolCallId }, cfg.historySize) : state.history;
+  const history = record ? appendRecord(state.history, toolRecord(e.toolName, argsHash, e.toolCallId, undefined, undefined), cfg.historySize) : state.history;
   return { ...state, history, warnings, effect: { kind: 'verdict', verdict } };
 }
 
@@ -79,7 +79,7 @@ function onOutcome(state: RunState, e: ToolOutcome, cfg: ResolvedLoopDetection):
   const hashed = outcomeHash(e);
   if (hashed === undefined) return state;
   const argsHash = argsHashOf(e);
-  const history = attachOutcome(state.history, { toolName: e.toolName, argsHash, toolCallId: e.toolCallId, ...hashed }, cfg.historySize);
+  const history = attachOutcome(state.history, toolRecord(e.toolName, argsHash, e.toolCallId, hashed.resultHash, hashed.unknownToolName), cfg.historySize);
   const guard = state.guard;
   if (guard === null || guard.remaining <= 0) return { ...state, history };
   const triple = `${e.toolName}\u0000${argsHash}\u0000${hashed.resultHash}`;

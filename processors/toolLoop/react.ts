@@ -35,25 +35,35 @@ export interface RunAbort extends DecisionIdentity {
 
 export type ToolLoopDecision = ToolDecision | RunAbort;
 
-const identity = (e: ToolEvent): DecisionIdentity => ({ key: runKeyOf(e), sessionKey: e.sessionKey ?? null, runId: e.runId ?? null, ts: e.ts });
-
 export function reactRun(state: RunState, event: ToolEvent): readonly ToolLoopDecision[] {
   const effect = state.effect;
   if (event.type === 'tool_call' && effect.kind === 'verdict') {
     const v = effect.verdict;
-    const base = { type: 'tool_decision', ...identity(event), toolCallId: event.toolCallId ?? null, toolName: event.toolName } as const;
-    if (v.decision === 'allow') {
-      return [{ ...base, decision: 'allow', detector: null, level: null, count: null, message: null, pairedToolName: null, notify: null }];
-    }
+    const blocking = v.decision !== 'allow';
+    // One literal with every field, so decisions share a single shape (this is the hot path).
     return [{
-      ...base, decision: v.decision, detector: v.detector, level: v.level, count: v.count, notify: v.notify,
-      pairedToolName: v.pairedToolName ?? null,
-      message: verdictMessage(v.detector, v.decision, event.toolName, v.count, v.pairedToolName),
+      type: 'tool_decision',
+      key: runKeyOf(event),
+      sessionKey: event.sessionKey ?? null,
+      runId: event.runId ?? null,
+      ts: event.ts,
+      toolCallId: event.toolCallId ?? null,
+      toolName: event.toolName,
+      decision: v.decision,
+      detector: blocking ? v.detector : null,
+      level: blocking ? v.level : null,
+      count: blocking ? v.count : null,
+      message: blocking ? verdictMessage(v.detector, v.decision, event.toolName, v.count, v.pairedToolName) : null,
+      pairedToolName: blocking ? v.pairedToolName ?? null : null,
+      notify: blocking ? v.notify : null,
     }];
   }
   if (event.type === 'tool_outcome' && effect.kind === 'abort') {
     const detector = DETECTORS.compactionLoopPersisted;
-    return [{ type: 'run_abort', ...identity(event), detector, count: effect.count, toolName: effect.toolName, message: verdictMessage(detector, 'block', effect.toolName, effect.count) }];
+    return [{
+      type: 'run_abort', key: runKeyOf(event), sessionKey: event.sessionKey ?? null, runId: event.runId ?? null, ts: event.ts,
+      detector, count: effect.count, toolName: effect.toolName, message: verdictMessage(detector, 'block', effect.toolName, effect.count),
+    }];
   }
   return [];
 }

@@ -57,6 +57,11 @@ export interface RunState {
   readonly effect: Effect;
 }
 
+/** Records always have all five fields, in this order, so every record has one shape. */
+export function toolRecord(toolName: string, argsHash: string, toolCallId: string | undefined, resultHash: string | undefined, unknownToolName: string | undefined): ToolRecord {
+  return { toolName, argsHash, toolCallId, resultHash, unknownToolName };
+}
+
 export const NO_EFFECT: Effect = { kind: 'none' };
 
 export const initialRunState: RunState = {
@@ -90,7 +95,7 @@ export function attachOutcome(history: readonly ToolRecord[], outcome: ToolRecor
     if (r.resultHash !== undefined || r.toolName !== outcome.toolName || r.argsHash !== outcome.argsHash) continue;
     if (outcome.toolCallId !== undefined && r.toolCallId !== outcome.toolCallId) continue;
     const next = history.slice();
-    next[i] = { ...r, resultHash: outcome.resultHash, unknownToolName: outcome.unknownToolName };
+    next[i] = toolRecord(r.toolName, r.argsHash, r.toolCallId, outcome.resultHash, outcome.unknownToolName);
     return next;
   }
   return appendRecord(history, outcome, historySize);
