@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: pure specs beside the code (no services), and integration tests under test/
+// that get a real Kafka broker and schema registry from the global setup.
 export default defineConfig({
   test: {
-    include: ['processors/**/*.spec.ts', 'topology/**/*.spec.ts', 'schemas/**/*.spec.ts', 'cli/**/*.spec.ts', 'sdk/**/*.spec.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
-    hookTimeout: 240_000,
-    pool: 'forks',
+    hookTimeout: 300_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['processors/**/*.spec.ts', 'topology/**/*.spec.ts', 'schemas/**/*.spec.ts', 'cli/**/*.spec.ts', 'sdk/**/*.spec.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], globalSetup: ['test/helpers/globalSetup.ts'], testTimeout: 180_000, fileParallelism: false } },
+    ],
   },
 });

@@ -41,6 +41,7 @@ export const loopguardBlockSchema = z.strictObject({
   }).prefault({}),
   consumer: z.strictObject({
     groupId: d(z.string().min(1).default('loopguard'), 'Consumer group of `loopguard run`.'),
+    sessionTimeoutMs: d(z.number().int().min(6000).default(30_000), 'How long a silent member keeps its partitions before the group moves them (a crashed instance\'s partitions wait this long).'),
   }).prefault({}),
   processing: z.strictObject({
     guarantee: d(z.enum(['at_least_once']).default('at_least_once'), 'Delivery guarantee of decisions.'),

@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
 import type { Context } from '../main.js';
 import { registerDemo } from './demoCommand.js';
+import { registerProduce } from './produceCommand.js';
 import { registerReplay } from './replayCommand.js';
+import { registerRun } from './runCommand.js';
+import { registerTail } from './tailCommand.js';
+import { registerTopics } from './topicsCommand.js';
 
 export function registerCommands(program: Command, ctx: Context): void {
   registerDemo(program, ctx);
   registerReplay(program, ctx);
+  registerRun(program, ctx);
+  registerTopics(program, ctx);
+  registerProduce(program, ctx);
+  registerTail(program, ctx);
 }

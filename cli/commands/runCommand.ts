@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { buildTopology } from '../../topology/build.js';
+import { StreamProcessor } from '../../topology/runtime/processor.js';
+import { connect } from '../connect.js';
+import type { Context } from '../main.js';
+import { configOption } from '../options.js';
+
+export function registerRun(program: Command, ctx: Context): void {
+  program
+    .command('run')
+    .description('Run the stream processor: consume tool and channel events, publish decisions, keep state in compacted changelogs. Stops gracefully on SIGINT/SIGTERM.')
+    .addOption(configOption())
+    .option('--max-event-bytes <n>', 'events larger than this go to the dead-letter topic', (v) => Number(v), 1 << 20)
+    .action(async (opts: { config?: string; maxEventBytes: number }) => {
+      const config = ctx.config(opts);
+      const log = ctx.logger(config, 'run');
+      const topology = buildTopology(config);
+      log.info({ topology: topology.describe(), brokers: config.settings.kafka.brokers, registry: config.settings.schemaRegistry.url }, 'starting');
+      const { kafka, catalog } = connect(config, log);
+      const processor = new StreamProcessor(config, topology, kafka, catalog, log, { maxEventBytes: opts.maxEventBytes, registryAttempts: 8 });
+      const stopped = new Promise<void>((resolve) => {
+        const onSignal = (signal: string) => { log.info({ signal }, 'signal received'); processor.stop().then(resolve, (e) => { log.error({ err: e }, 'stop failed'); resolve(); }); };
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+      });
+      await processor.start();
+      await stopped;
+    });
+}

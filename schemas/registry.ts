@@ -1,0 +1,96 @@
+// Schema ids and Avro types on the wire, through a Confluent-compatible schema registry.
+// Values use the Confluent wire format (magic byte 0, 4-byte schema id, Avro binary). Schemas
+// are registered under `<topic>-value` with an explicit compatibility mode; ids are looked up
+// once; records written with another (compatible) schema are resolved into ours.
+import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import type avro from 'avsc';
+import type { ValueCodec } from './codecs.js';
+
+export { COMPATIBILITY };
+
+export const DECODE_FAILURES = { magicByte: 'bad_magic_byte', unknownSchema: 'unknown_schema_id', avro: 'avro_decode_failed', contract: 'contract_mismatch' } as const;
+export type DecodeFailure = (typeof DECODE_FAILURES)[keyof typeof DECODE_FAILURES];
+
+export class DecodeError extends Error {
+  override readonly name = 'DecodeError';
+  constructor(readonly reason: DecodeFailure, message: string) { super(message); }
+}
+
+export const subjectOf = (topic: string) => `${topic}-value`;
+
+export class SchemaCatalog {
+  private readonly ids = new Map<string, number>();
+  private readonly resolvers = new Map<string, avro.Type | avro.Resolver>();
+  private readonly headers = new Map<number, Buffer>();
+
+  constructor(readonly registry: SchemaRegistry) {}
+
+  static connect(url: string): SchemaCatalog {
+    return new SchemaCatalog(new SchemaRegistry({ host: url, retry: { retries: 2, initialRetryTimeInSecs: 0.2 } }));
+  }
+
+  /** Registers `codec`'s schema for `topic` (idempotent) and remembers its id. */
+  async register(topic: string, codec: ValueCodec, compatibility: COMPATIBILITY): Promise<number> {
+    const subject = subjectOf(topic);
+    const { id } = await this.registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(codec.schema) }, { subject, compatibility });
+    this.ids.set(subject, id);
+    return id;
+  }
+
+  idFor(topic: string): number {
+    const id = this.ids.get(subjectOf(topic));
+    if (id === undefined) throw new Error(`no schema registered for ${topic} (register before encoding)`);
+    return id;
+  }
+
+  encode<T>(topic: string, codec: ValueCodec<T>, value: T): Buffer {
+    const id = this.idFor(topic);
+    let header = this.headers.get(id);
+    if (header === undefined) {
+      header = Buffer.alloc(5);
+      header.writeUInt32BE(id, 1);
+      this.headers.set(id, header);
+    }
+    return Buffer.concat([header, codec.type.toBuffer(codec.toAvro(value))]);
+  }
+
+  /** Decodes a wire value into `codec`'s type, resolving from the writer's schema when it differs. */
+  async decode<T>(buffer: Buffer | null, codec: ValueCodec<T>): Promise<T> {
+    if (buffer === null || buffer.length < 5 || buffer[0] !== 0) throw new DecodeError(DECODE_FAILURES.magicByte, `value does not start with the Confluent magic byte 0 (${buffer === null ? 'null value' : `first byte ${buffer[0]}, ${buffer.length} bytes`})`);
+    const id = buffer.readUInt32BE(1);
+    const reader = await this.readerFor(id, codec);
+    let record: unknown;
+    try {
+      record = 'fromBuffer' in reader ? reader.fromBuffer(buffer.subarray(5)) : codec.type.fromBuffer(buffer.subarray(5), reader);
+    } catch (e) {
+      throw new DecodeError(DECODE_FAILURES.avro, `Avro payload does not decode with schema ${id}: ${(e as Error).message}`);
+    }
+    try {
+      return codec.fromAvro(record);
+    } catch (e) {
+      throw new DecodeError(DECODE_FAILURES.contract, `decoded record does not map to ${codec.name}: ${(e as Error).message}`);
+    }
+  }
+
+  private async readerFor(id: number, codec: ValueCodec): Promise<avro.Type | avro.Resolver> {
+    const key = `${codec.name}/${id}`;
+    const cached = this.resolvers.get(key);
+    if (cached !== undefined) return cached;
+    let writer: avro.Type;
+    try {
+      writer = (await this.registry.getSchema(id)) as unknown as avro.Type;
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      if (status === 404 || /not found/i.test((e as Error).message)) throw new DecodeError(DECODE_FAILURES.unknownSchema, `schema id ${id} is not in the registry`);
+      throw e;
+    }
+    let reader: avro.Type | avro.Resolver;
+    try {
+      reader = writer.equals(codec.type) ? codec.type : codec.type.createResolver(writer);
+    } catch (e) {
+      throw new DecodeError(DECODE_FAILURES.avro, `schema id ${id} cannot be read as ${codec.name}: ${(e as Error).message}`);
+    }
+    this.resolvers.set(key, reader);
+    return reader;
+  }
+}

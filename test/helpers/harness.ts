@@ -1,0 +1,122 @@
+// Integration helpers that own their world: unique topics, group and subjects per test, child
+// processes and consumers cleaned up by the helper that made them, waits on facts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, inject } from 'vitest';
+import { decisionCodec } from '../../schemas/codecs.js';
+import { SchemaCatalog } from '../../schemas/registry.js';
+import { configFrom, type LoopguardConfig } from '../../topology/config.js';
+import { createLogger } from '../../topology/logger.js';
+import { connectKafka, type KafkaSession } from '../../topology/runtime/kafka.js';
+
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+const dir = mkdtempSync(join(tmpdir(), 'loopguard-it-'));
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => { for (const c of cleanups.reverse()) await c(); });
+
+export const infraEnv = () => ({ KAFKA_BROKERS: inject('kafkaBrokers'), SCHEMA_REGISTRY_URL: inject('registryUrl') });
+
+export interface World {
+  readonly name: string;
+  readonly configFile: string;
+  readonly config: LoopguardConfig;
+}
+
+/** A config with topics, group and subjects of its own. */
+export function world(label: string, extra: Record<string, unknown> = {}, partitions = 3): World {
+  const name = `it-${label}-${randomUUID().slice(0, 8)}`;
+  const raw = {
+    tools: { loopDetection: { enabled: true } },
+    ...extra,
+    loopguard: {
+      topics: { toolEvents: `${name}.tool-events`, channelEvents: `${name}.channel-events`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dead-letter`, changelogPrefix: `${name}.`, partitions },
+      consumer: { groupId: `${name}-group`, sessionTimeoutMs: 8000 },
+      log: { level: 'info' },
+    },
+  };
+  const configFile = join(dir, `${name}.json`);
+  writeFileSync(configFile, JSON.stringify(raw));
+  return { name, configFile, config: configFrom(raw, infraEnv()) };
+}
+
+export function writeEvents(name: string, events: readonly object[]): string {
+  const file = join(dir, `${name}.jsonl`);
+  writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  return file;
+}
+
+export interface Run {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  exited(): Promise<number | null>;
+}
+
+/** Starts a `loopguard` command as a child process; it is killed at the end of the file. */
+export function lg(args: string[]): Run {
+  const child = spawn('node', [CLI, ...args], { env: { ...process.env, ...infraEnv(), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  cleanups.push(async () => { if (child.exitCode === null && child.signalCode === null) { child.kill('SIGKILL'); await exit; } });
+  return { child, output: () => out, exited: () => exit };
+}
+
+export async function lgOk(args: string[]): Promise<string> {
+  const r = lg(args);
+  const code = await r.exited();
+  if (code !== 0) throw new Error(`loopguard ${args.join(' ')} exited ${code}:\n${r.output()}`);
+  return r.output();
+}
+
+export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(50);
+  }
+}
+
+export function session(w: World): { kafka: KafkaSession; catalog: SchemaCatalog } {
+  const kafka = connectKafka(w.config.settings, createLogger({ log: { level: 'warn', redact: true } }, 'test'), '-test');
+  cleanups.push(() => kafka.close());
+  return { kafka, catalog: SchemaCatalog.connect(w.config.settings.schemaRegistry.url) };
+}
+
+export interface Collected {
+  /** First copy of each decision, by id. */
+  readonly byId: Map<string, Record<string, unknown>>;
+  /** Later copies (redeliveries) with the first copy they repeat. */
+  readonly duplicates: Array<{ first: Record<string, unknown>; again: Record<string, unknown> }>;
+}
+
+/** Reads the decision topic from the beginning, as long as the test runs (read-committed). */
+export async function collectDecisions(w: World): Promise<Collected> {
+  const { kafka, catalog } = session(w);
+  const collected: Collected = { byId: new Map(), duplicates: [] };
+  const consumer = kafka.groupConsumer(`${w.name}-reader-${randomUUID().slice(0, 6)}`, { topics: [w.config.topics.verdicts], fromBeginning: true, readCommitted: true });
+  cleanups.unshift(() => consumer.stop().catch(() => {}));
+  await consumer.run({
+    onBatch: async (b) => {
+      for (const r of b.records) {
+        const d = await catalog.decode(r.value, decisionCodec);
+        const first = collected.byId.get(d.id as string);
+        if (first === undefined) collected.byId.set(d.id as string, d);
+        else collected.duplicates.push({ first, again: d });
+      }
+      return b.records.at(-1)?.offset;
+    },
+  });
+  return collected;
+}
+
+/** The replay of the same input: what the Kafka runtime must produce. */
+export async function replayOf(w: World, eventsFile: string): Promise<Map<string, Record<string, unknown>>> {
+  const out = await lgOk(['replay', '--config', w.configFile, eventsFile]);
+  const lines = out.split('\n').filter((l) => l.startsWith('{"type"'));
+  return new Map(lines.map((l) => JSON.parse(l) as Record<string, unknown>).map((d) => [d.id as string, d]));
+}
