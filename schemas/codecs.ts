@@ -35,7 +35,7 @@ function codec<T>(name: string, toAvro: (v: T) => unknown, fromAvro: (r: Obj) =>
 /** Drops nulls: in the JSON form, null and absent mean the same. */
 function withoutNulls(r: Obj): Obj {
   const out: Obj = {};
-  for (const k in r) if (r[k] !== null && r[k] !== undefined) out[k] = r[k];
+  for (const k of Object.keys(r)) if (r[k] !== null && r[k] !== undefined) out[k] = r[k];
   return out;
 }
 

@@ -20,7 +20,8 @@ export const subjectOf = (topic: string) => `${topic}-value`;
 
 export class SchemaCatalog {
   private readonly ids = new Map<string, number>();
-  private readonly resolvers = new Map<string, avro.Type | avro.Resolver>();
+  /** Per reader type, per writer schema id: the type or resolver to decode with. */
+  private readonly readers = new WeakMap<avro.Type, Map<number, avro.Type | avro.Resolver>>();
   private readonly headers = new Map<number, Buffer>();
 
   constructor(readonly registry: SchemaRegistry) {}
@@ -73,8 +74,9 @@ export class SchemaCatalog {
   }
 
   private async readerFor(id: number, codec: ValueCodec): Promise<avro.Type | avro.Resolver> {
-    const key = `${codec.name}/${id}`;
-    const cached = this.resolvers.get(key);
+    let byId = this.readers.get(codec.type);
+    if (byId === undefined) this.readers.set(codec.type, (byId = new Map()));
+    const cached = byId.get(id);
     if (cached !== undefined) return cached;
     let writer: avro.Type;
     try {
@@ -90,7 +92,7 @@ export class SchemaCatalog {
     } catch (e) {
       throw new DecodeError(DECODE_FAILURES.avro, `schema id ${id} cannot be read as ${codec.name}: ${(e as Error).message}`);
     }
-    this.resolvers.set(key, reader);
+    byId.set(id, reader);
     return reader;
   }
 }
