@@ -19,9 +19,12 @@ export function registerRun(program: Command, ctx: Context): void {
       const { kafka, catalog } = connect(config, log);
       const processor = new StreamProcessor(config, topology, kafka, catalog, log, { maxEventBytes: opts.maxEventBytes, registryAttempts: 8 });
       const stopped = new Promise<void>((resolve) => {
-        const onSignal = (signal: string) => { log.info({ signal }, 'signal received'); processor.stop().then(resolve, (e) => { log.error({ err: e }, 'stop failed'); resolve(); }); };
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
+        const stop = () => processor.stop().then(resolve, (e) => { log.error({ err: e }, 'stop failed'); process.exitCode = 1; resolve(); });
+        process.once('SIGINT', () => { log.info({ signal: 'SIGINT' }, 'signal received'); void stop(); });
+        process.once('SIGTERM', () => { log.info({ signal: 'SIGTERM' }, 'signal received'); void stop(); });
+        // A failure the client does not retry itself ends the process non-zero: a supervisor
+        // restarts it and the new instance resumes from the committed offsets and changelogs.
+        processor.onFatal = (e) => { log.fatal({ err: e }, 'processor failed; exiting'); process.exitCode = 1; void stop(); };
       });
       await processor.start();
       await stopped;

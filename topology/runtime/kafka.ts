@@ -74,6 +74,20 @@ export interface GroupConsumer {
   stop(): Promise<void>;
 }
 
+const MAX_REQUEST_BYTES = 512 * 1024;
+
+function* chunks(records: readonly OutRecord[]): Generator<readonly OutRecord[]> {
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const size = (r.value?.length ?? 0) + (typeof r.key === 'string' ? Buffer.byteLength(r.key) : r.key?.length ?? 0) + 64;
+    if (bytes + size > MAX_REQUEST_BYTES && i > start) { yield records.slice(start, i); start = i; bytes = 0; }
+    bytes += size;
+  }
+  if (start < records.length) yield records.slice(start);
+}
+
 function saslOf(s: LoopguardSettings['kafka']['sasl']): SASLOptions | undefined {
   if (s === undefined) return undefined;
   return { mechanism: s.mechanism, username: s.username, password: s.password } as SASLOptions;
@@ -126,15 +140,18 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
     await p.connect();
     opened.push(p);
     return {
+      // Split so that no request carries more than MAX_REQUEST_BYTES: a big batch of decisions
+      // would otherwise exceed the broker's message.max.bytes. Chunks go out in order.
       send: async (records) => {
-        if (records.length === 0) return;
-        const byTopic = new Map<string, OutRecord[]>();
-        for (const r of records) { let l = byTopic.get(r.topic); if (!l) byTopic.set(r.topic, (l = [])); l.push(r); }
-        await p.sendBatch({
-          acks: -1,
-          compression: CompressionTypes.None,
-          topicMessages: [...byTopic].map(([topic, rs]) => ({ topic, messages: rs.map((r) => ({ partition: r.partition, key: r.key, value: r.value, headers: r.headers as IHeaders | undefined })) })),
-        });
+        for (const chunk of chunks(records)) {
+          const byTopic = new Map<string, OutRecord[]>();
+          for (const r of chunk) { let l = byTopic.get(r.topic); if (!l) byTopic.set(r.topic, (l = [])); l.push(r); }
+          await p.sendBatch({
+            acks: -1,
+            compression: CompressionTypes.None,
+            topicMessages: [...byTopic].map(([topic, rs]) => ({ topic, messages: rs.map((r) => ({ partition: r.partition, key: r.key, value: r.value, headers: r.headers as IHeaders | undefined })) })),
+          });
+        }
       },
       close: () => p.disconnect(),
     };

@@ -27,6 +27,8 @@ export class StreamProcessor {
   private running: Promise<void> | undefined;
   private stopping = false;
   private readonly log: Logger;
+  /** Called when the consumer dies of an error it will not retry. */
+  onFatal: (error: Error) => void = () => {};
 
   constructor(
     private readonly config: LoopguardConfig,
@@ -52,7 +54,10 @@ export class StreamProcessor {
     this.running = this.consumer.run({
       onAssign: (a) => this.assigned(a),
       onBatch: (b) => this.batch(b),
-      onCrash: (e) => this.log.error({ err: e }, 'consumer crashed'),
+      onCrash: (e) => {
+        this.log.error({ err: e }, 'consumer crashed');
+        if ((e as { retriable?: boolean }).retriable !== true) this.onFatal(e);
+      },
     });
     await this.running;
     this.log.info({ group: this.config.settings.consumer.groupId }, 'processor started');
