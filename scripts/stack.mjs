@@ -197,6 +197,7 @@ async function down(quiet = false) {
   for (const name of ['kafka', 'registry']) {
     const pid = pidOf(name);
     if (pid === null || !alive(pid)) continue;
+    process.kill(-pid, 'SIGCONT');
     process.kill(-pid, 'SIGTERM');
     const deadline = Date.now() + 30_000;
     while (alive(pid) && Date.now() < deadline) await sleep(100);
@@ -207,11 +208,40 @@ async function down(quiet = false) {
   rmSync(join(stackDir, 'kafka-data'), { recursive: true, force: true });
 }
 
+// Fault injection for tests: restart the broker on the same port and data, or freeze and thaw
+// the registry (SIGSTOP/SIGCONT: requests hang, as with a registry that is down, and its
+// in-memory schemas survive).
+async function restartKafka() {
+  const pid = pidOf('kafka');
+  if (pid === null || !alive(pid)) fail('kafka is not running');
+  process.kill(-pid, 'SIGTERM');
+  const deadline = Date.now() + 60_000;
+  while (alive(pid) && Date.now() < deadline) await sleep(100);
+  if (alive(pid)) process.kill(-pid, 'SIGKILL');
+  const classpath = kafkaClasspath();
+  const jvm = ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
+  const kafka = startDetached('kafka', [...jvm, 'kafka.Kafka', join(stackDir, 'server.properties')]);
+  const env = Object.fromEntries(readFileSync(join(stackDir, 'env'), 'utf8').trim().split('\n').map((l) => l.split('=')));
+  const port = Number(env.KAFKA_BROKERS.split(':')[1]);
+  await waitUntil('kafka', kafka, async () => (await tcpOpen(port)) && kafkaAnswers(env.KAFKA_BROKERS));
+  log('kafka restarted');
+}
+
+function signalRegistry(signal) {
+  const pid = pidOf('registry');
+  if (pid === null || !alive(pid)) fail('registry is not running');
+  process.kill(pid, signal);
+  log(`registry ${signal === 'SIGSTOP' ? 'frozen' : 'thawed'}`);
+}
+
 const cmd = process.argv[2];
 if (cmd === 'up') await up();
+else if (cmd === 'restart-kafka') await restartKafka();
+else if (cmd === 'freeze-registry') signalRegistry('SIGSTOP');
+else if (cmd === 'thaw-registry') signalRegistry('SIGCONT');
 else if (cmd === 'down') await down();
 else if (cmd === 'status') process.exit(status() ? 0 : 1);
 else {
-  process.stderr.write('usage: node scripts/stack.mjs up|down|status\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n  down    stop both and remove their data\n  status  exit 0 when both run\n');
+  process.stderr.write('usage: node scripts/stack.mjs up|down|status|restart-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, freeze-registry, thaw-registry  fault injection for tests\n');
   process.exit(cmd === '--help' || cmd === '-h' ? 0 : 2);
 }

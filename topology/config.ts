@@ -38,13 +38,14 @@ export const loopguardBlockSchema = z.strictObject({
   }).prefault({}),
   schemaRegistry: z.strictObject({
     url: d(z.string().url().default('http://127.0.0.1:8081'), 'Confluent-compatible schema registry (env SCHEMA_REGISTRY_URL overrides).'),
+    startupAttempts: d(z.number().int().positive().default(8), 'Attempts to register schemas at start-up (jittered exponential backoff, capped at 10 s) before `run` gives up.'),
   }).prefault({}),
   consumer: z.strictObject({
     groupId: d(z.string().min(1).default('loopguard'), 'Consumer group of `loopguard run`.'),
     sessionTimeoutMs: d(z.number().int().min(6000).default(30_000), 'How long a silent member keeps its partitions before the group moves them (a crashed instance\'s partitions wait this long).'),
   }).prefault({}),
   processing: z.strictObject({
-    guarantee: d(z.enum(['at_least_once']).default('at_least_once'), 'Delivery guarantee of decisions.'),
+    guarantee: d(z.enum(['at_least_once', 'exactly_once']).default('at_least_once'), 'at_least_once: decisions may repeat after a crash (same id and content). exactly_once: decisions, changelog writes and input offsets commit in one Kafka transaction per batch; readers must use read-committed.'),
   }).prefault({}),
   log: z.strictObject({
     level: d(z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'), 'Log level (env LOG_LEVEL overrides).'),
@@ -118,7 +119,7 @@ function applyEnv(s: LoopguardSettings, env: Readonly<Record<string, string | un
   return {
     ...s,
     kafka: { ...s.kafka, brokers: brokers?.length ? brokers : s.kafka.brokers, sasl },
-    schemaRegistry: { url: env.SCHEMA_REGISTRY_URL || s.schemaRegistry.url },
+    schemaRegistry: { ...s.schemaRegistry, url: env.SCHEMA_REGISTRY_URL || s.schemaRegistry.url },
     log: { ...s.log, level: (level as LoopguardSettings['log']['level'] | undefined) ?? s.log.level },
   };
 }

@@ -3,6 +3,7 @@ import type { Context } from '../main.js';
 import { registerDemo } from './demoCommand.js';
 import { registerProduce } from './produceCommand.js';
 import { registerReplay } from './replayCommand.js';
+import { registerReset } from './resetCommand.js';
 import { registerRun } from './runCommand.js';
 import { registerTail } from './tailCommand.js';
 import { registerTopics } from './topicsCommand.js';
@@ -14,4 +15,5 @@ export function registerCommands(program: Command, ctx: Context): void {
   registerTopics(program, ctx);
   registerProduce(program, ctx);
   registerTail(program, ctx);
+  registerReset(program, ctx);
 }

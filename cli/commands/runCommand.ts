@@ -17,7 +17,7 @@ export function registerRun(program: Command, ctx: Context): void {
       const topology = buildTopology(config);
       log.info({ topology: topology.describe(), brokers: config.settings.kafka.brokers, registry: config.settings.schemaRegistry.url }, 'starting');
       const { kafka, catalog } = connect(config, log);
-      const processor = new StreamProcessor(config, topology, kafka, catalog, log, { maxEventBytes: opts.maxEventBytes, registryAttempts: 8 });
+      const processor = new StreamProcessor(config, topology, kafka, catalog, log, { maxEventBytes: opts.maxEventBytes, registryAttempts: config.settings.schemaRegistry.startupAttempts });
       const stopped = new Promise<void>((resolve) => {
         const stop = () => processor.stop().then(resolve, (e) => { log.error({ err: e }, 'stop failed'); process.exitCode = 1; resolve(); });
         process.once('SIGINT', () => { log.info({ signal: 'SIGINT' }, 'signal received'); void stop(); });

@@ -5,6 +5,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     kafkaBrokers: string;
     registryUrl: string;
+    infraKind: 'env' | 'docker' | 'jar-stack';
   }
 }
 
@@ -13,5 +14,6 @@ export default async function setup(project: TestProject) {
   process.stderr.write(`integration tests use ${infra.kind}: Kafka ${infra.brokers}, registry ${infra.registryUrl}\n`);
   project.provide('kafkaBrokers', infra.brokers);
   project.provide('registryUrl', infra.registryUrl);
+  project.provide('infraKind', infra.kind);
   return () => infra.stop();
 }

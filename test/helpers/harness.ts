@@ -27,7 +27,7 @@ export interface World {
 }
 
 /** A config with topics, group and subjects of its own. */
-export function world(label: string, extra: Record<string, unknown> = {}, partitions = 3): World {
+export function world(label: string, extra: Record<string, unknown> = {}, partitions = 3, settings: Record<string, unknown> = {}): World {
   const name = `it-${label}-${randomUUID().slice(0, 8)}`;
   const raw = {
     tools: { loopDetection: { enabled: true } },
@@ -36,6 +36,7 @@ export function world(label: string, extra: Record<string, unknown> = {}, partit
       topics: { toolEvents: `${name}.tool-events`, channelEvents: `${name}.channel-events`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dead-letter`, changelogPrefix: `${name}.`, partitions },
       consumer: { groupId: `${name}-group`, sessionTimeoutMs: 8000 },
       log: { level: 'info' },
+      ...settings,
     },
   };
   const configFile = join(dir, `${name}.json`);
@@ -56,8 +57,8 @@ export interface Run {
 }
 
 /** Starts a `loopguard` command as a child process; it is killed at the end of the file. */
-export function lg(args: string[]): Run {
-  const child = spawn('node', [CLI, ...args], { env: { ...process.env, ...infraEnv(), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function lg(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn('node', [CLI, ...args], { env: { ...process.env, ...infraEnv(), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });

@@ -45,17 +45,36 @@ export interface TopicSpec {
 
 export interface KafkaSession {
   producer(): Promise<Sender>;
+  /** A producer with its own transactional id; connecting fences any older producer with that id. */
+  transactionalProducer(transactionalId: string): Promise<TransactionalSender>;
   groupConsumer(groupId: string, opts: GroupOptions): GroupConsumer;
   /** Reads the given partitions of a topic from the beginning up to their current end. */
   readToEnd(topic: string, partitions: readonly number[], onRecord: (r: InRecord) => Promise<void> | void): Promise<number>;
   /** Partition count per topic; missing topics are absent from the map. */
   partitionCounts(topics: readonly string[]): Promise<Map<string, number>>;
   createTopics(specs: readonly TopicSpec[]): Promise<string[]>;
+  /** Deletes topics and waits until the broker no longer lists them. */
+  deleteTopics(topics: readonly string[]): Promise<void>;
+  /** Members of a consumer group (0 for a stopped or unknown group). */
+  groupMembers(groupId: string): Promise<number>;
+  /** Committed offset per partition (-1: none). */
+  committedOffsets(groupId: string, topic: string): Promise<Map<number, number>>;
+  /** Low and high watermark per partition. */
+  watermarks(topic: string): Promise<Map<number, { low: number; high: number }>>;
+  /** Per partition, the first offset whose timestamp is at or after `ts` (the high watermark if none). */
+  offsetsForTime(topic: string, ts: number): Promise<Map<number, number>>;
+  setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface Sender {
   send(records: readonly OutRecord[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Sends records and commits the consumer's offset in one Kafka transaction. */
+export interface TransactionalSender {
+  commit(records: readonly OutRecord[], offset: { groupId: string; topic: string; partition: number; nextOffset: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,6 +105,12 @@ function* chunks(records: readonly OutRecord[]): Generator<readonly OutRecord[]>
     bytes += size;
   }
   if (start < records.length) yield records.slice(start);
+}
+
+function topicMessages(records: readonly OutRecord[]) {
+  const byTopic = new Map<string, OutRecord[]>();
+  for (const r of records) { let l = byTopic.get(r.topic); if (!l) byTopic.set(r.topic, (l = [])); l.push(r); }
+  return [...byTopic].map(([topic, rs]) => ({ topic, messages: rs.map((r) => ({ partition: r.partition, key: r.key, value: r.value, headers: r.headers as IHeaders | undefined })) }));
 }
 
 function saslOf(s: LoopguardSettings['kafka']['sasl']): SASLOptions | undefined {
@@ -144,13 +169,30 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
       // would otherwise exceed the broker's message.max.bytes. Chunks go out in order.
       send: async (records) => {
         for (const chunk of chunks(records)) {
-          const byTopic = new Map<string, OutRecord[]>();
-          for (const r of chunk) { let l = byTopic.get(r.topic); if (!l) byTopic.set(r.topic, (l = [])); l.push(r); }
-          await p.sendBatch({
-            acks: -1,
-            compression: CompressionTypes.None,
-            topicMessages: [...byTopic].map(([topic, rs]) => ({ topic, messages: rs.map((r) => ({ partition: r.partition, key: r.key, value: r.value, headers: r.headers as IHeaders | undefined })) })),
-          });
+          await p.sendBatch({ acks: -1, compression: CompressionTypes.None, topicMessages: topicMessages(chunk) });
+        }
+      },
+      close: () => p.disconnect(),
+    };
+  }
+
+  async function transactionalProducer(transactionalId: string): Promise<TransactionalSender> {
+    const p: Producer = kafka.producer({
+      transactionalId, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },
+    });
+    await p.connect();
+    opened.push(p);
+    return {
+      commit: async (records, offset) => {
+        const tx = await p.transaction();
+        try {
+          for (const chunk of chunks(records)) await tx.sendBatch({ acks: -1, topicMessages: topicMessages(chunk) });
+          await tx.sendOffsets({ consumerGroupId: offset.groupId, topics: [{ topic: offset.topic, partitions: [{ partition: offset.partition, offset: String(offset.nextOffset) }] }] });
+          await tx.commit();
+        } catch (e) {
+          await tx.abort().catch(() => {});
+          throw e;
         }
       },
       close: () => p.disconnect(),
@@ -253,12 +295,63 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
     return missing.map((s) => s.topic);
   }
 
+  async function deleteTopics(topics: readonly string[]): Promise<void> {
+    await ensureAdmin();
+    const existing = new Set(await admin.listTopics());
+    const doomed = topics.filter((t) => existing.has(t));
+    if (doomed.length === 0) return;
+    await admin.deleteTopics({ topics: doomed, timeout: 30_000 });
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const left = new Set(await admin.listTopics());
+      if (doomed.every((t) => !left.has(t))) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`topics still listed a minute after deletion: ${doomed.join(', ')}`);
+  }
+
+  async function groupMembers(groupId: string): Promise<number> {
+    await ensureAdmin();
+    const { groups } = await admin.describeGroups([groupId]);
+    return groups[0]?.members.length ?? 0;
+  }
+
+  async function committedOffsets(groupId: string, topic: string): Promise<Map<number, number>> {
+    await ensureAdmin();
+    const res = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return new Map((res[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  }
+
+  async function watermarks(topic: string): Promise<Map<number, { low: number; high: number }>> {
+    await ensureAdmin();
+    return new Map((await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }]));
+  }
+
+  async function offsetsForTime(topic: string, ts: number): Promise<Map<number, number>> {
+    await ensureAdmin();
+    const marks = await watermarks(topic);
+    const found = await admin.fetchTopicOffsetsByTimestamp(topic, ts);
+    return new Map(found.map((o) => [o.partition, Number(o.offset) < 0 ? marks.get(o.partition)!.high : Number(o.offset)]));
+  }
+
+  async function setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    await ensureAdmin();
+    await admin.setOffsets({ groupId, topic, partitions: [...offsets].map(([partition, offset]) => ({ partition, offset: String(offset) })) });
+  }
+
   return {
     producer,
+    transactionalProducer,
     groupConsumer,
     readToEnd,
     partitionCounts,
     createTopics,
+    deleteTopics,
+    groupMembers,
+    committedOffsets,
+    watermarks,
+    offsetsForTime,
+    setCommittedOffsets,
     close: async () => { for (const o of opened.reverse()) await o.disconnect().catch(() => {}); },
   };
 }

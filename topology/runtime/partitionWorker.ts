@@ -11,7 +11,7 @@ import { DecodeError, type SchemaCatalog } from '../../schemas/registry.js';
 import type { Logger } from '../logger.js';
 import type { PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
-import type { Batch, InRecord, OutRecord, Sender } from './kafka.js';
+import type { Batch, InRecord, OutRecord, Sender, TransactionalSender } from './kafka.js';
 import type { NodeWiring } from './wiring.js';
 
 export const DEAD_LETTER_HEADERS = {
@@ -22,6 +22,13 @@ export const DEAD_LETTER_HEADERS = {
   offset: 'loopguard.source.offset',
 } as const;
 
+/**
+ * Written by `loopguard reset` into a changelog partition: decisions for input offsets below
+ * the header's value are rebuilt into state but not published again.
+ */
+export const EMIT_FROM_KEY = '__loopguard.emit-from';
+export const EMIT_FROM_HEADER = 'loopguard.emit-from';
+
 export interface WorkerStats {
   events: number;
   decisions: number;
@@ -29,12 +36,33 @@ export interface WorkerStats {
   replayed: number;
 }
 
-export interface Committer {
-  commit(topic: string, partition: number, nextOffset: number): Promise<void>;
+/** How a batch's outputs become durable together with its input offset. */
+export interface BatchOutput {
+  write(outputs: readonly OutRecord[], changelog: () => readonly OutRecord[], topic: string, partition: number, nextOffset: number): Promise<void>;
+}
+
+/** At-least-once: decisions, then changelog, then the offset commit, each awaited. */
+export function atLeastOnce(sender: Sender, consumer: { commit(topic: string, partition: number, nextOffset: number): Promise<void> }): BatchOutput {
+  return {
+    async write(outputs, changelog, topic, partition, nextOffset) {
+      await sender.send(outputs);
+      await sender.send(changelog());
+      await consumer.commit(topic, partition, nextOffset);
+    },
+  };
+}
+
+/** Exactly-once: decisions, changelog and the input offset in one transaction. */
+export function exactlyOnce(tx: TransactionalSender, groupId: string): BatchOutput {
+  return {
+    write: (outputs, changelog, topic, partition, nextOffset) => tx.commit([...outputs, ...changelog()], { groupId, topic, partition, nextOffset }),
+  };
 }
 
 export class PartitionWorker {
   readonly stats: WorkerStats = { events: 0, decisions: 0, deadLetters: 0, replayed: 0 };
+  /** Input offsets below this are folded silently (a reset to a point in time rebuilds them). */
+  private emitFrom = 0;
 
   constructor(
     readonly task: PartitionTask,
@@ -50,12 +78,13 @@ export class PartitionWorker {
   /** Loads one changelog record into the store (restore). */
   async restoreRecord(r: InRecord): Promise<void> {
     const key = r.key?.toString('utf8') ?? '';
+    if (key === EMIT_FROM_KEY) { this.emitFrom = Number(r.headers[EMIT_FROM_HEADER] ?? 0); return; }
     const entry = r.value === null ? null : await this.catalog.decode<StoreEntry>(r.value, this.wiring.state);
     this.task.restore(key, entry);
   }
 
   /** Processes a batch; returns the last offset handled (or undefined if none). */
-  async processBatch(batch: Batch, sender: Sender, committer: Committer): Promise<number | undefined> {
+  async processBatch(batch: Batch, output: BatchOutput): Promise<number | undefined> {
     const out: OutRecord[] = [];
     let last: number | undefined;
     for (const r of batch.records) {
@@ -64,14 +93,21 @@ export class PartitionWorker {
       last = r.offset;
     }
     if (last === undefined) return undefined;
-    await sender.send(out);
-    await sender.send(this.changelogRecords(batch.partition));
-    await committer.commit(batch.topic, batch.partition, last + 1);
+    await output.write(out, () => this.changelogRecords(batch.partition), batch.topic, batch.partition, last + 1);
     this.task.compact(last + 1);
     return last;
   }
 
   private async processRecord(r: InRecord, out: OutRecord[]): Promise<void> {
+    if (r.offset < this.emitFrom) {
+      // Rebuilding state after a reset: fold, publish nothing (it was published the first time).
+      await this.fold(r, []);
+      return;
+    }
+    await this.fold(r, out);
+  }
+
+  private async fold(r: InRecord, out: OutRecord[]): Promise<void> {
     if (r.value !== null && r.value.length > this.maxEventBytes) {
       out.push(this.deadLetter(r, 'oversized', `value is ${r.value.length} bytes, over the limit of ${this.maxEventBytes}`));
       return;

@@ -10,8 +10,14 @@ import type { Logger } from '../logger.js';
 import { PartitionTask } from '../task.js';
 import type { Topology } from '../topology.js';
 import type { Batch, GroupConsumer, KafkaSession, Sender } from './kafka.js';
-import { PartitionWorker } from './partitionWorker.js';
+import { PartitionWorker, atLeastOnce, exactlyOnce, type BatchOutput } from './partitionWorker.js';
 import { registerSchemas, topicSpecs, wiringOf } from './wiring.js';
+
+interface Assigned {
+  readonly worker: PartitionWorker;
+  readonly output: BatchOutput;
+  close(): Promise<void>;
+}
 
 export interface ProcessorOptions {
   readonly maxEventBytes: number;
@@ -21,7 +27,7 @@ export interface ProcessorOptions {
 const tp = (topic: string, partition: number) => `${topic}/${partition}`;
 
 export class StreamProcessor {
-  private readonly workers = new Map<string, Promise<PartitionWorker>>();
+  private readonly workers = new Map<string, Promise<Assigned>>();
   private sender: Sender | undefined;
   private consumer: GroupConsumer | undefined;
   private running: Promise<void> | undefined;
@@ -68,6 +74,7 @@ export class StreamProcessor {
     this.stopping = true;
     this.log.info('stopping: finishing in-flight batches and committing');
     await this.consumer?.stop();
+    for (const w of this.workers.values()) await w.then((a) => a.close(), () => undefined);
     await this.sender?.close();
     await this.kafka.close();
     this.log.info('stopped');
@@ -77,7 +84,7 @@ export class StreamProcessor {
   async stats(): Promise<Array<{ topic: string; partition: number; keys: number } & PartitionWorker['stats']>> {
     const out = [];
     for (const w of this.workers.values()) {
-      const worker = await w;
+      const { worker } = await w;
       out.push({ topic: worker.task.node.inputTopic, partition: worker.task.partition, keys: worker.task.size, ...worker.stats });
     }
     return out;
@@ -86,7 +93,11 @@ export class StreamProcessor {
   private assigned(assignment: Map<string, number[]>): void {
     const now = new Set<string>();
     for (const [topic, partitions] of assignment) for (const p of partitions) now.add(tp(topic, p));
-    for (const key of [...this.workers.keys()]) if (!now.has(key)) this.workers.delete(key);
+    for (const [key, assigned] of [...this.workers]) {
+      if (now.has(key)) continue;
+      this.workers.delete(key);
+      void assigned.then((a) => a.close(), () => undefined);
+    }
     this.log.info({ assignment: Object.fromEntries(assignment) }, 'partitions assigned');
     for (const [topic, partitions] of assignment) {
       const fresh = partitions.filter((p) => !this.workers.has(tp(topic, p)));
@@ -94,25 +105,53 @@ export class StreamProcessor {
     }
   }
 
-  // Restores all newly assigned partitions of one input topic with one changelog read.
+  // Restores all newly assigned partitions of one input topic with one changelog read. Under
+  // exactly-once each partition first gets its transactional producer: connecting it fences a
+  // zombie predecessor and aborts its open transaction, so the read-committed restore sees
+  // everything that will ever be committed for the partition.
   private restore(topic: string, partitions: number[]): void {
     const node = this.topology.nodeForTopic(topic);
     if (node === undefined) throw new Error(`no processor for topic ${topic}`);
     const wiring = wiringOf(node);
-    const workers = new Map(partitions.map((p) => [p, new PartitionWorker(new PartitionTask(node, p), wiring, this.catalog, this.topology.topics, this.opts.maxEventBytes, this.log.child({ topic, partition: p }))]));
+    const groupId = this.config.settings.consumer.groupId;
+    const exactly = this.config.settings.processing.guarantee === 'exactly_once';
     const started = Date.now();
-    const done = this.kafka.readToEnd(node.store.changelogTopic, partitions, (r) => workers.get(r.partition)!.restoreRecord(r))
-      .then((records) => {
-        this.log.info({ topic, partitions, records, ms: Date.now() - started }, 'state restored from changelog');
-      });
-    for (const [p, w] of workers) this.workers.set(tp(topic, p), done.then(() => w));
+    const ready = (async () => {
+      const assigned = new Map<number, Assigned>();
+      for (const p of partitions) {
+        const worker = new PartitionWorker(new PartitionTask(node, p), wiring, this.catalog, this.topology.topics, this.opts.maxEventBytes, this.log.child({ topic, partition: p }));
+        if (exactly) {
+          const tx = await this.kafka.transactionalProducer(`${groupId}.${topic}.${p}`);
+          assigned.set(p, { worker, output: exactlyOnce(tx, groupId), close: () => tx.close() });
+        } else {
+          assigned.set(p, { worker, output: atLeastOnce(this.sender!, this.consumer!), close: async () => {} });
+        }
+      }
+      const records = await this.kafka.readToEnd(node.store.changelogTopic, partitions, (r) => assigned.get(r.partition)!.worker.restoreRecord(r));
+      this.log.info({ topic, partitions, records, ms: Date.now() - started }, 'state restored from changelog');
+      return assigned;
+    })();
+    for (const p of partitions) this.workers.set(tp(topic, p), ready.then((a) => a.get(p)!));
   }
 
   private async batch(b: Batch): Promise<number | undefined> {
-    const pending = this.workers.get(tp(b.topic, b.partition));
-    if (pending === undefined) throw new Error(`batch for unassigned partition ${tp(b.topic, b.partition)}`);
-    const worker = await withHeartbeat(pending, b);
-    return worker.processBatch(b, this.sender!, this.consumer!);
+    const key = tp(b.topic, b.partition);
+    const pending = this.workers.get(key);
+    if (pending === undefined) throw new Error(`batch for unassigned partition ${key}`);
+    const { worker, output } = await withHeartbeat(pending, b);
+    try {
+      return await worker.processBatch(b, output);
+    } catch (e) {
+      // The store already holds this batch but its outputs may not be durable: forget the
+      // store, so the retried batch runs against state restored from what the changelog has.
+      if (this.workers.get(key) === pending) {
+        this.workers.delete(key);
+        await pending.then((a) => a.close(), () => undefined);
+        this.restore(b.topic, [b.partition]);
+      }
+      this.log.warn({ err: (e as Error).message, topic: b.topic, partition: b.partition }, 'batch failed; partition state will be restored before it is retried');
+      throw e;
+    }
   }
 
   private async registerWithRetry(): Promise<void> {

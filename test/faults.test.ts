@@ -1,0 +1,88 @@
+// Infrastructure faults, injected into the jar-based stack (the only one whose processes a
+// test can restart or freeze): broker restart mid-stream, registry down at start-up and
+// during a run, a poison configuration.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { toolEventCodec } from '../schemas/codecs.js';
+import { COMPATIBILITY } from '../schemas/registry.js';
+import { partitionFor } from '../topology/partitioner.js';
+import { collectDecisions, lg, lgOk, replayOf, session, waitFor, world, writeEvents } from './helpers/harness.js';
+import { mixedTraffic } from './helpers/traffic.js';
+
+const stack = (cmd: string) => {
+  const r = spawnSync('node', [join(import.meta.dirname, '..', 'scripts', 'stack.mjs'), cmd], { encoding: 'utf8', timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`stack ${cmd} failed: ${r.stderr}`);
+};
+
+describe.runIf(inject('infraKind') === 'jar-stack')('faults', () => {
+  it('completes the stream with nothing missing when the broker restarts mid-stream', async () => {
+    const w = world('broker-restart');
+    const events = writeEvents(w.name, mixedTraffic(40, 100));
+    const expected = await replayOf(w, events);
+    await lgOk(['topics', 'create', '--config', w.configFile]);
+    await lgOk(['produce', '--config', w.configFile, events]);
+    const got = await collectDecisions(w);
+    lg(['run', '--config', w.configFile]);
+    await waitFor('a third of the decisions', () => got.byId.size >= expected.size / 3);
+    stack('restart-kafka');
+    await waitFor(`all ${expected.size} decisions`, () => got.byId.size >= expected.size, 180_000);
+    for (const [id, d] of expected) expect(got.byId.get(id), id).toEqual(d);
+    for (const { first, again } of got.duplicates) expect(again).toEqual(first);
+  });
+
+  it('keeps deciding from cached schemas while the registry is down', async () => {
+    const w = world('registry-down');
+    await lgOk(['topics', 'create', '--config', w.configFile]);
+    const { kafka, catalog } = session(w);
+    const topic = w.config.topics.toolEvents;
+    await catalog.register(topic, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
+    const sender = await kafka.producer();
+    const send = (from: number, n: number) => sender.send(Array.from({ length: n }, (_, i) => {
+      const e = { type: 'tool_call', ts: from + i, runId: `r${i % 3}`, toolName: 'read', args: { i: from + i } };
+      return { topic, partition: partitionFor(e.runId, 3), key: e.runId, value: catalog.encode(topic, toolEventCodec, e) };
+    }));
+    const got = await collectDecisions(w);
+    const run = lg(['run', '--config', w.configFile]);
+    await send(0, 10);
+    await waitFor('decisions with the registry up', () => got.byId.size >= 10);
+    stack('freeze-registry');
+    try {
+      await send(100, 10);
+      await waitFor('decisions with the registry down', () => got.byId.size >= 20);
+    } finally {
+      stack('thaw-registry');
+    }
+    expect(run.child.exitCode).toBeNull();
+  });
+
+  it('retries a registry that is down at start-up, then runs once it answers', async () => {
+    const w = world('registry-late', {}, 3, { schemaRegistry: { startupAttempts: 20 } });
+    await lgOk(['topics', 'create', '--config', w.configFile]);
+    stack('freeze-registry');
+    let run;
+    try {
+      run = lg(['run', '--config', w.configFile]);
+      await waitFor('a logged retry', () => run!.output().includes('schema registry not ready; retrying'));
+    } finally {
+      stack('thaw-registry');
+    }
+    await waitFor('the processor to start', () => run.output().includes('processor started'));
+  });
+
+  it('refuses to run without schemas when the registry never answers', async () => {
+    const w = world('registry-gone', {}, 3, { schemaRegistry: { startupAttempts: 3 } });
+    const run = lg(['run', '--config', w.configFile], { SCHEMA_REGISTRY_URL: 'http://127.0.0.1:9/apis/ccompat/v7' });
+    expect(await run.exited()).toBe(1);
+    expect(run.output()).toMatch(/schema registry at http:\/\/127\.0\.0\.1:9\S* did not accept our schemas after 3 attempts/);
+  });
+});
+
+describe('poison configuration', () => {
+  it('refuses to start, naming the key', async () => {
+    const w = world('poison', { tools: { loopDetection: { enabled: true, criticalThreshold: 0 } } });
+    const run = lg(['run', '--config', w.configFile]);
+    expect(await run.exited()).toBe(1);
+    expect(run.output()).toContain('tools.loopDetection.criticalThreshold');
+  });
+});
