@@ -33,9 +33,9 @@ const PARTITIONS = 6;
 const env = process.env.KAFKA_BROKERS ? process.env : Object.fromEntries(readFileSync('.stack/env', 'utf8').trim().split('\n').map((l) => l.split('=')));
 const log = createLogger({ log: { level: 'warn', redact: true } }, 'bench');
 
-function world(label) {
+function world(label, guarantee = 'at_least_once') {
   const name = `bench-${label}-${randomUUID().slice(0, 6)}`;
-  const raw = { tools: { loopDetection: { enabled: true } }, loopguard: { topics: { toolEvents: `${name}.tool`, channelEvents: `${name}.chan`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dlq`, changelogPrefix: `${name}.`, partitions: PARTITIONS }, consumer: { groupId: `${name}-g` } } };
+  const raw = { tools: { loopDetection: { enabled: true } }, loopguard: { topics: { toolEvents: `${name}.tool`, channelEvents: `${name}.chan`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dlq`, changelogPrefix: `${name}.`, partitions: PARTITIONS }, consumer: { groupId: `${name}-g` }, processing: { guarantee } } };
   const file = join(mkdtempSync(join(tmpdir(), 'lg-bench-')), 'config.json');
   writeFileSync(file, JSON.stringify(raw));
   return { name, file, config: configFrom(raw, env) };
@@ -83,8 +83,8 @@ async function startPassthrough(w, kafka) {
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]; };
 
-async function throughput(label, start, outputTopic, decode) {
-  const w = world(label);
+async function throughput(label, start, outputTopic, decode, guarantee) {
+  const w = world(label, guarantee);
   const s = await setup(w);
   for (let i = 0; i < EVENTS; i += 1000) await s.sender.send(Array.from({ length: Math.min(1000, EVENTS - i) }, (_, k) => s.record(hashedCall(i + k, 1_700_000_000_000 + i + k))));
   let seen = 0;
@@ -100,8 +100,8 @@ async function throughput(label, start, outputTopic, decode) {
   return rate;
 }
 
-async function latency(label, start, outputTopic, tsOf) {
-  const w = world(label);
+async function latency(label, start, outputTopic, tsOf, guarantee) {
+  const w = world(label, guarantee);
   const s = await setup(w);
   const stage = await start(w, s.kafka);
   const lat = [];
@@ -126,9 +126,13 @@ const eventTs = async (catalog, v) => Number((await catalog.decode(v, toolEventC
 
 console.log(`node ${process.version}, ${PARTITIONS} partitions, ${EVENTS} events backlog, latency at ${RATE} events/s for ${SECONDS} s`);
 const ptRate = await throughput('pt', startPassthrough, passthrough, eventTs);
-const lgRate = await throughput('lg', (w) => startLoopguard(w), verdicts, decisionTs);
 const ptLat = await latency('ptl', startPassthrough, passthrough, eventTs);
-const lgLat = await latency('lgl', (w) => startLoopguard(w), verdicts, decisionTs);
-console.log(`pass-through (consume → produce)   ${Math.round(ptRate).toLocaleString('en-US').padStart(8)} events/s   latency p50 ${ptLat.p50} ms, p99 ${ptLat.p99} ms`);
-console.log(`loopguard run (one instance)       ${Math.round(lgRate).toLocaleString('en-US').padStart(8)} events/s   latency p50 ${lgLat.p50} ms, p99 ${lgLat.p99} ms`);
-console.log(`ratio loopguard / pass-through     ${(lgRate / ptRate).toFixed(2)}`);
+const rows = [['pass-through (consume → produce)', ptRate, ptLat]];
+for (const guarantee of ['at_least_once', 'exactly_once']) {
+  const rate = await throughput(`lg-${guarantee}`, (w) => startLoopguard(w), verdicts, decisionTs, guarantee);
+  const lat = await latency(`lgl-${guarantee}`, (w) => startLoopguard(w), verdicts, decisionTs, guarantee);
+  rows.push([`loopguard run, ${guarantee}`, rate, lat]);
+}
+for (const [label, rate, lat] of rows) {
+  console.log(`${label.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / ptRate).toFixed(2)} of pass-through)   latency p50 ${lat.p50} ms, p99 ${lat.p99} ms`);
+}

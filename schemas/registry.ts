@@ -4,6 +4,7 @@
 // once; records written with another (compatible) schema are resolved into ours.
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type avro from 'avsc';
+import { TimeoutMiddleware } from 'mappersmith/middleware/timeout';
 import type { ValueCodec } from './codecs.js';
 
 export { COMPATIBILITY };
@@ -26,8 +27,9 @@ export class SchemaCatalog {
 
   constructor(readonly registry: SchemaRegistry) {}
 
-  static connect(url: string): SchemaCatalog {
-    return new SchemaCatalog(new SchemaRegistry({ host: url, retry: { retries: 2, initialRetryTimeInSecs: 0.2 } }));
+  /** Every registry request is bounded: a registry that hangs counts as down, not as slow. */
+  static connect(url: string, timeoutMs = 5_000): SchemaCatalog {
+    return new SchemaCatalog(new SchemaRegistry({ host: url, retry: { retries: 2, initialRetryTimeInSecs: 0.2 }, middlewares: [TimeoutMiddleware(timeoutMs) as never] })); // same mappersmith, generics differ
   }
 
   /** Registers `codec`'s schema for `topic` (idempotent) and remembers its id. */

@@ -2,6 +2,7 @@
 // test can restart or freeze): broker restart mid-stream, registry down at start-up and
 // during a run, a poison configuration.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { toolEventCodec } from '../schemas/codecs.js';
@@ -80,8 +81,9 @@ describe.runIf(inject('infraKind') === 'jar-stack')('faults', () => {
 
 describe('poison configuration', () => {
   it('refuses to start, naming the key', async () => {
-    const w = world('poison', { tools: { loopDetection: { enabled: true, criticalThreshold: 0 } } });
-    const run = lg(['run', '--config', w.configFile]);
+    const file = writeEvents('poison-config', []).replace(/\.jsonl$/, '.json5');
+    writeFileSync(file, '{ tools: { loopDetection: { enabled: true, criticalThreshold: 0 } } }');
+    const run = lg(['run', '--config', file]);
     expect(await run.exited()).toBe(1);
     expect(run.output()).toContain('tools.loopDetection.criticalThreshold');
   });
