@@ -47,6 +47,10 @@ export const loopguardBlockSchema = z.strictObject({
   processing: z.strictObject({
     guarantee: d(z.enum(['at_least_once', 'exactly_once']).default('at_least_once'), 'at_least_once: decisions may repeat after a crash (same id and content). exactly_once: decisions, changelog writes and input offsets commit in one Kafka transaction per batch; readers must use read-committed.'),
   }).prefault({}),
+  http: z.strictObject({
+    port: d(z.number().int().min(0).max(65535).default(9464), 'Port of /metrics, /healthz and /readyz (0: any free port, logged at start).'),
+    host: d(z.string().min(1).default('0.0.0.0'), 'Address the HTTP endpoints listen on.'),
+  }).prefault({}),
   log: z.strictObject({
     level: d(z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'), 'Log level (env LOG_LEVEL overrides).'),
     redact: d(z.boolean().default(true), 'Redact tool arguments, results and chat text in logs.'),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { buildTopology } from '../../topology/build.js';
 import { StreamProcessor } from '../../topology/runtime/processor.js';
+import { PrometheusTelemetry } from '../../topology/runtime/telemetry.js';
 import { connect } from '../connect.js';
 import type { Context } from '../main.js';
 import { configOption } from '../options.js';
@@ -17,7 +18,9 @@ export function registerRun(program: Command, ctx: Context): void {
       const topology = buildTopology(config);
       log.info({ topology: topology.describe(), brokers: config.settings.kafka.brokers, registry: config.settings.schemaRegistry.url }, 'starting');
       const { kafka, catalog } = connect(config, log);
-      const processor = new StreamProcessor(config, topology, kafka, catalog, log, { maxEventBytes: opts.maxEventBytes, registryAttempts: config.settings.schemaRegistry.startupAttempts });
+      const telemetry = new PrometheusTelemetry();
+      const server = await telemetry.serve(config.settings.http.port, config.settings.http.host, log);
+      const processor = new StreamProcessor(config, topology, kafka, catalog, log, { maxEventBytes: opts.maxEventBytes, registryAttempts: config.settings.schemaRegistry.startupAttempts }, telemetry);
       const stopped = new Promise<void>((resolve) => {
         const stop = () => processor.stop().then(resolve, (e) => { log.error({ err: e }, 'stop failed'); process.exitCode = 1; resolve(); });
         process.once('SIGINT', () => { log.info({ signal: 'SIGINT' }, 'signal received'); void stop(); });
@@ -26,7 +29,11 @@ export function registerRun(program: Command, ctx: Context): void {
         // restarts it and the new instance resumes from the committed offsets and changelogs.
         processor.onFatal = (e) => { log.fatal({ err: e }, 'processor failed; exiting'); process.exitCode = 1; void stop(); };
       });
-      await processor.start();
-      await stopped;
+      try {
+        await processor.start();
+        await stopped;
+      } finally {
+        server.close();
+      }
     });
 }

@@ -36,6 +36,7 @@ export function world(label: string, extra: Record<string, unknown> = {}, partit
       topics: { toolEvents: `${name}.tool-events`, channelEvents: `${name}.channel-events`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dead-letter`, changelogPrefix: `${name}.`, partitions },
       consumer: { groupId: `${name}-group`, sessionTimeoutMs: 8000 },
       log: { level: 'info' },
+      http: { port: 0, host: '127.0.0.1' },
       ...settings,
     },
   };

@@ -31,6 +31,8 @@ export interface Batch {
   readonly topic: string;
   readonly partition: number;
   readonly records: readonly InRecord[];
+  /** The partition's high watermark when the batch was fetched (for lag). */
+  readonly highWatermark: number;
   /** False once the consumer is stopping or the partition was revoked: stop early. */
   isActive(): boolean;
   heartbeat(): Promise<void>;
@@ -48,6 +50,7 @@ export interface KafkaSession {
   /** A producer with its own transactional id; connecting fences any older producer with that id. */
   transactionalProducer(transactionalId: string): Promise<TransactionalSender>;
   groupConsumer(groupId: string, opts: GroupOptions): GroupConsumer;
+  follower(topic: string): PartitionFollower;
   /** Reads the given partitions of a topic from the beginning up to their current end. */
   readToEnd(topic: string, partitions: readonly number[], onRecord: (r: InRecord) => Promise<void> | void): Promise<number>;
   /** Partition count per topic; missing topics are absent from the map. */
@@ -76,6 +79,17 @@ export interface Sender {
 export interface TransactionalSender {
   commit(records: readonly OutRecord[], offset: { groupId: string; topic: string; partition: number; nextOffset: number }): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Reads only the partitions it is asked to follow, each from the end it had when `follow` was
+ * called: a client that publishes a request to partition p follows p first, so the answer,
+ * written after the request, cannot be missed, and partitions nobody asked for are not fetched.
+ */
+export interface PartitionFollower {
+  start(onRecord: (r: InRecord) => Promise<void> | void): Promise<void>;
+  follow(partition: number): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export interface GroupOptions {
@@ -124,7 +138,7 @@ function kafkaLogger(log: Logger) {
   return () => ({ level, log: entry }: LogEntry) => {
     const { message, ...rest } = entry;
     // kafkajs logs retriable coordinator errors as ERROR while it retries them itself.
-    const lvl = LEVELS[level] === 'error' && /coordinator|leader|rebalanc/i.test(message) ? 'warn' : LEVELS[level] ?? 'info';
+    const lvl = LEVELS[level] === 'error' && /coordinator|leader|rebalanc|concurrent/i.test(message) ? 'warn' : LEVELS[level] ?? 'info';
     log[lvl]({ kafka: rest }, message);
   };
 }
@@ -218,12 +232,43 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
           eachBatch: async (p: EachBatchPayload) => {
             const { batch } = p;
             const records = batch.messages.map((m) => toInRecord(batch.topic, batch.partition, m));
-            const done = await h.onBatch({ topic: batch.topic, partition: batch.partition, records, isActive: () => p.isRunning() && !p.isStale(), heartbeat: () => p.heartbeat() });
+            const done = await h.onBatch({ topic: batch.topic, partition: batch.partition, records, highWatermark: Number(batch.highWatermark), isActive: () => p.isRunning() && !p.isStale(), heartbeat: () => p.heartbeat() });
             if (done !== undefined) p.resolveOffset(String(done));
           },
         });
       },
       commit: (topic, partition, nextOffset) => c.commitOffsets([{ topic, partition, offset: String(nextOffset) }]),
+      stop: async () => { await c.stop(); await c.disconnect(); },
+    };
+  }
+
+  function follower(topic: string): PartitionFollower {
+    // A group of one (its own id), so it is assigned every partition and pauses them all.
+    const c: Consumer = kafka.consumer({ groupId: `loopguard-client-${randomUUID()}`, readUncommitted: false, allowAutoTopicCreation: false, maxWaitTimeInMs: 100 });
+    opened.push(c);
+    const followed = new Map<number, Promise<void>>();
+    return {
+      async start(onRecord) {
+        await c.connect();
+        await c.subscribe({ topic, fromBeginning: false });
+        const joined = new Promise<void>((resolve) => c.on(c.events.GROUP_JOIN, () => { c.pause([{ topic }]); resolve(); }));
+        await c.run({ autoCommit: false, eachBatch: async ({ batch }) => { for (const m of batch.messages) await onRecord(toInRecord(batch.topic, batch.partition, m)); } });
+        await joined;
+        await ensureAdmin();
+      },
+      follow(partition) {
+        let ready = followed.get(partition);
+        if (ready === undefined) {
+          ready = (async () => {
+            const end = (await admin.fetchTopicOffsets(topic)).find((o) => o.partition === partition);
+            c.seek({ topic, partition, offset: end?.high ?? '0' });
+            c.resume([{ topic, partitions: [partition] }]);
+          })();
+          followed.set(partition, ready);
+          ready.catch(() => followed.delete(partition));
+        }
+        return ready;
+      },
       stop: async () => { await c.stop(); await c.disconnect(); },
     };
   }
@@ -343,6 +388,7 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
     producer,
     transactionalProducer,
     groupConsumer,
+    follower,
     readToEnd,
     partitionCounts,
     createTopics,

@@ -13,6 +13,7 @@ import type { PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
 import type { Batch, InRecord, OutRecord, Sender, TransactionalSender } from './kafka.js';
 import type { NodeWiring } from './wiring.js';
+import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
 export const DEAD_LETTER_HEADERS = {
   reason: 'loopguard.reason',
@@ -71,6 +72,7 @@ export class PartitionWorker {
     private readonly topics: TopicNames,
     private readonly maxEventBytes: number,
     private readonly log: Logger,
+    private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {}
 
   get changelogTopic(): string { return this.task.node.store.changelogTopic; }
@@ -85,17 +87,22 @@ export class PartitionWorker {
 
   /** Processes a batch; returns the last offset handled (or undefined if none). */
   async processBatch(batch: Batch, output: BatchOutput): Promise<number | undefined> {
+    const started = performance.now();
     const out: OutRecord[] = [];
-    let last: number | undefined;
+    let last: InRecord | undefined;
     for (const r of batch.records) {
       if (!batch.isActive()) break;
       await this.processRecord(r, out);
-      last = r.offset;
+      last = r;
     }
     if (last === undefined) return undefined;
-    await output.write(out, () => this.changelogRecords(batch.partition), batch.topic, batch.partition, last + 1);
-    this.task.compact(last + 1);
-    return last;
+    await output.write(out, () => this.changelogRecords(batch.partition), batch.topic, batch.partition, last.offset + 1);
+    this.task.compact(last.offset + 1);
+    const now = Date.now();
+    for (const r of batch.records) { if (r.offset > last.offset) break; this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000); }
+    this.telemetry.batch((performance.now() - started) / 1000);
+    this.telemetry.lag(batch.topic, batch.partition, Math.max(0, batch.highWatermark - last.offset - 1));
+    return last.offset;
   }
 
   private async processRecord(r: InRecord, out: OutRecord[]): Promise<void> {
@@ -130,8 +137,10 @@ export class PartitionWorker {
         return;
       case 'decided':
         this.stats.events++;
+        this.telemetry.event(String(value.type));
         for (const d of result.decisions) {
           this.stats.decisions++;
+          this.telemetry.decision(d.type, String(d.decision ?? d.type), (d.detector as string | null | undefined) ?? null);
           out.push({ topic: this.topics.verdicts, partition: r.partition, key: d.key, value: this.catalog.encode(this.topics.verdicts, decisionCodec, d as Record<string, unknown>) });
         }
         return;
@@ -151,6 +160,7 @@ export class PartitionWorker {
 
   private deadLetter(r: InRecord, reason: string, error: string): OutRecord {
     this.stats.deadLetters++;
+    this.telemetry.deadLetter(reason);
     this.log.warn({ reason, error, topic: r.topic, partition: r.partition, offset: r.offset }, 'event sent to the dead-letter topic');
     return {
       topic: this.topics.deadLetter, partition: 0, key: r.key, value: r.value,

@@ -12,6 +12,7 @@ import type { Topology } from '../topology.js';
 import type { Batch, GroupConsumer, KafkaSession, Sender } from './kafka.js';
 import { PartitionWorker, atLeastOnce, exactlyOnce, type BatchOutput } from './partitionWorker.js';
 import { registerSchemas, topicSpecs, wiringOf } from './wiring.js';
+import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
 interface Assigned {
   readonly worker: PartitionWorker;
@@ -33,6 +34,8 @@ export class StreamProcessor {
   private running: Promise<void> | undefined;
   private stopping = false;
   private readonly log: Logger;
+  private joined = false;
+  private restoring = 0;
   /** Called when the consumer dies of an error it will not retry. */
   onFatal: (error: Error) => void = () => {};
 
@@ -43,6 +46,7 @@ export class StreamProcessor {
     private readonly catalog: SchemaCatalog,
     log: Logger,
     private readonly opts: ProcessorOptions = { maxEventBytes: 1 << 20, registryAttempts: 8 },
+    private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {
     this.log = log.child({ component: 'processor' });
   }
@@ -62,6 +66,7 @@ export class StreamProcessor {
       onBatch: (b) => this.batch(b),
       onCrash: (e) => {
         this.log.error({ err: e }, 'consumer crashed');
+        this.telemetry.setLive(false);
         if ((e as { retriable?: boolean }).retriable !== true) this.onFatal(e);
       },
     });
@@ -72,6 +77,8 @@ export class StreamProcessor {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.telemetry.setReady(false);
+    this.telemetry.setLive(false);
     this.log.info('stopping: finishing in-flight batches and committing');
     await this.consumer?.stop();
     for (const w of this.workers.values()) await w.then((a) => a.close(), () => undefined);
@@ -99,6 +106,8 @@ export class StreamProcessor {
       void assigned.then((a) => a.close(), () => undefined);
     }
     this.log.info({ assignment: Object.fromEntries(assignment) }, 'partitions assigned');
+    this.joined = true;
+    this.updateReady();
     for (const [topic, partitions] of assignment) {
       const fresh = partitions.filter((p) => !this.workers.has(tp(topic, p)));
       if (fresh.length > 0) this.restore(topic, fresh);
@@ -116,10 +125,12 @@ export class StreamProcessor {
     const groupId = this.config.settings.consumer.groupId;
     const exactly = this.config.settings.processing.guarantee === 'exactly_once';
     const started = Date.now();
+    this.restoring++;
+    this.updateReady();
     const ready = (async () => {
       const assigned = new Map<number, Assigned>();
       for (const p of partitions) {
-        const worker = new PartitionWorker(new PartitionTask(node, p), wiring, this.catalog, this.topology.topics, this.opts.maxEventBytes, this.log.child({ topic, partition: p }));
+        const worker = new PartitionWorker(new PartitionTask(node, p), wiring, this.catalog, this.topology.topics, this.opts.maxEventBytes, this.log.child({ topic, partition: p }), this.telemetry);
         if (exactly) {
           const tx = await this.kafka.transactionalProducer(`${groupId}.${topic}.${p}`);
           assigned.set(p, { worker, output: exactlyOnce(tx, groupId), close: () => tx.close() });
@@ -129,9 +140,15 @@ export class StreamProcessor {
       }
       const records = await this.kafka.readToEnd(node.store.changelogTopic, partitions, (r) => assigned.get(r.partition)!.worker.restoreRecord(r));
       this.log.info({ topic, partitions, records, ms: Date.now() - started }, 'state restored from changelog');
+      this.telemetry.restored(topic, (Date.now() - started) / 1000, records);
       return assigned;
-    })();
+    })().finally(() => { this.restoring--; this.updateReady(); });
     for (const p of partitions) this.workers.set(tp(topic, p), ready.then((a) => a.get(p)!));
+  }
+
+  /** Ready once the group has been joined and every assigned partition has its state back. */
+  private updateReady(): void {
+    this.telemetry.setReady(this.joined && this.restoring === 0 && !this.stopping);
   }
 
   private async batch(b: Batch): Promise<number | undefined> {

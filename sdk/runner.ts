@@ -1,0 +1,132 @@
+// The agent-runner client: call `beforeToolCall` before running a tool and obey the answer,
+// `afterToolCall` with its outcome, `compacted` after a compaction retry, `runEnded` at the end.
+// Arguments and results are hashed here by default (the processor's own hashing library), so
+// raw tool data never leaves the runner unless `sendRaw` is set.
+import { randomUUID } from 'node:crypto';
+import { toolEventCodec } from '../schemas/codecs.js';
+import { actionOf, hashArgs, hashOutcome } from '../processors/toolLoop/hashing.js';
+import { Connection, type ClientOptions, type Decision } from './connection.js';
+
+export interface RunRef {
+  readonly sessionKey: string;
+  readonly runId?: string;
+  readonly agentId?: string;
+}
+
+export interface ToolCallInput extends RunRef {
+  readonly toolName: string;
+  readonly args: unknown;
+  /** Generated when absent; pass the runner's own id to correlate logs. */
+  readonly toolCallId?: string;
+}
+
+export interface ToolVerdict {
+  readonly decision: 'allow' | 'warn' | 'block';
+  readonly toolCallId: string;
+  /** Block: return this to the model as the tool's result. Warn with notify: show it to the model. */
+  readonly message: string | null;
+  readonly notify: boolean;
+  readonly detector: string | null;
+  readonly count: number | null;
+  /** Who answered: loopguard itself, a known abort, or the failure policy after the timeout. */
+  readonly answeredBy: 'loopguard' | 'run-aborted' | 'fail-open' | 'fail-closed';
+}
+
+export interface RunAbortNotice {
+  readonly runKey: string;
+  readonly toolName: string;
+  readonly count: number;
+  readonly message: string;
+}
+
+export interface RunnerOptions extends ClientOptions {
+  /** Send raw args and results instead of their hashes. Default false. */
+  readonly sendRaw?: boolean;
+  readonly onAbort?: (abort: RunAbortNotice) => void;
+}
+
+const runKey = (r: RunRef) => r.runId || r.sessionKey;
+
+export class LoopguardRunner {
+  private readonly aborted = new Map<string, RunAbortNotice>();
+
+  private constructor(private readonly conn: Connection, private readonly opts: RunnerOptions) {
+    conn.setCorrelation((d) => (d.type === 'tool_decision' ? `${d.key}/${d.toolCallId}` : undefined));
+    conn.onDecision((d) => this.noticeAbort(d));
+  }
+
+  static async connect(opts: RunnerOptions): Promise<LoopguardRunner> {
+    return new LoopguardRunner(await Connection.open(opts, [{ topic: 'toolEvents', codec: toolEventCodec }]), opts);
+  }
+
+  /** The abort of a run, once loopguard has ended it (compaction loop). */
+  abortOf(run: RunRef): RunAbortNotice | undefined {
+    return this.aborted.get(runKey(run));
+  }
+
+  async beforeToolCall(call: ToolCallInput): Promise<ToolVerdict> {
+    const toolCallId = call.toolCallId ?? randomUUID();
+    const key = runKey(call);
+    const event = { type: 'tool_call', ts: Date.now(), ...this.identity(call), toolCallId, toolName: call.toolName, ...this.argsFields(call.toolName, call.args) };
+    const aborted = this.aborted.get(key);
+    if (aborted !== undefined) {
+      await this.send(key, event);
+      return { decision: 'block', toolCallId, message: aborted.message, notify: true, detector: 'compaction_loop_persisted', count: aborted.count, answeredBy: 'run-aborted' };
+    }
+    const topic = this.conn.topics.toolEvents;
+    const d = await this.conn.request(topic, this.conn.partitionOf(topic, key), key, this.conn.catalog.encode(topic, toolEventCodec, event), `${key}/${toolCallId}`);
+    if (d === undefined) return this.failurePolicy(call.toolName, toolCallId);
+    return {
+      decision: d.decision as ToolVerdict['decision'], toolCallId, message: (d.message as string | null) ?? null, notify: d.notify === true,
+      detector: (d.detector as string | null) ?? null, count: (d.count as number | null) ?? null, answeredBy: 'loopguard',
+    };
+  }
+
+  async afterToolCall(call: ToolCallInput & { toolCallId: string }, outcome: { result?: unknown; error?: unknown }): Promise<void> {
+    const key = runKey(call);
+    const base = { type: 'tool_outcome', ts: Date.now(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...this.argsFields(call.toolName, call.args) };
+    if (this.opts.sendRaw) return this.send(key, { ...base, result: outcome.result, error: outcome.error });
+    const hashed = hashOutcome({ toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error });
+    if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
+    await this.send(key, { ...base, ...hashed });
+  }
+
+  compacted(run: RunRef): Promise<void> {
+    return this.send(runKey(run), { type: 'compaction', ts: Date.now(), ...this.identity(run) });
+  }
+
+  async runEnded(run: RunRef): Promise<void> {
+    await this.send(runKey(run), { type: 'run_end', ts: Date.now(), ...this.identity(run) });
+    this.aborted.delete(runKey(run));
+  }
+
+  close(): Promise<void> { return this.conn.close(); }
+
+  private identity(r: RunRef) {
+    return { sessionKey: r.sessionKey, runId: r.runId ?? null, agentId: r.agentId ?? null };
+  }
+
+  private argsFields(toolName: string, args: unknown) {
+    return this.opts.sendRaw ? { args } : { argsHash: hashArgs(toolName, args), action: actionOf(args) ?? null };
+  }
+
+  private send(key: string, event: Record<string, unknown>): Promise<void> {
+    const topic = this.conn.topics.toolEvents;
+    return this.conn.publish(topic, this.conn.partitionOf(topic, key), key, this.conn.catalog.encode(topic, toolEventCodec, event));
+  }
+
+  private failurePolicy(toolName: string, toolCallId: string): ToolVerdict {
+    if (this.opts.failure === 'open') return { decision: 'allow', toolCallId, message: null, notify: false, detector: null, count: null, answeredBy: 'fail-open' };
+    return {
+      decision: 'block', toolCallId, notify: true, detector: null, count: null, answeredBy: 'fail-closed',
+      message: `[loopguard] "${toolName}" was not run: the loop guard did not answer in ${this.conn.timeoutMs} ms and this runner fails closed. Try again shortly.`,
+    };
+  }
+
+  private noticeAbort(d: Decision): void {
+    if (d.type !== 'run_abort') return;
+    const notice = { runKey: d.key, toolName: String(d.toolName), count: Number(d.count), message: String(d.message) };
+    if (!this.aborted.has(d.key)) this.opts.onAbort?.(notice);
+    this.aborted.set(d.key, notice);
+  }
+}
