@@ -1,5 +1,6 @@
 // The SDK clients against a running processor, the failure policies without one, and the
 // operator's endpoints.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopguardDispatcher, LoopguardRunner, type RunAbortNotice, type ToolVerdict } from '../sdk/index.js';
 import { infraEnv, lg, lgOk, waitFor, world, writeEvents, type World } from './helpers/harness.js';
@@ -8,6 +9,18 @@ import { mixedTraffic } from './helpers/traffic.js';
 const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
   brokers: [infraEnv().KAFKA_BROKERS], schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL, topics: w.config.topics, failure, timeoutMs,
 });
+
+/** Runs a node script with the world's config and the test infrastructure. */
+async function lgNode(args: string[], w: World): Promise<string> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn('node', args, { cwd: join(import.meta.dirname, '..'), env: { ...process.env, ...infraEnv(), LOOPGUARD_CONFIG: w.configFile, LOG_LEVEL: 'warn' } });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited ${code}:\n${out}`);
+  return out;
+}
 
 async function started(w: World) {
   await lgOk(['topics', 'create', '--config', w.configFile]);
@@ -118,5 +131,18 @@ describe('operations endpoints', () => {
     expect(after).toContain('loopguard_consumer_lag');
     run.child.kill('SIGTERM');
     expect(await run.exited()).toBe(0);
+  });
+});
+
+describe('examples', () => {
+  it('run end to end: a loop blocked, a compaction loop aborted, a bot storm suppressed', async () => {
+    const w = world('examples');
+    await started(w);
+    const runner = await lgNode(['examples/agent-runner.mjs'], w);
+    expect(runner).toMatch(/call 21 read src\/config.ts → block/);
+    expect(runner).toContain('the compaction loop was stopped');
+    const dispatcher = await lgNode(['examples/channel-dispatcher.mjs'], w);
+    expect(dispatcher).toContain('20 delivered, 10 suppressed');
+    expect(dispatcher).toContain('answered by local-cooldown');
   });
 });
