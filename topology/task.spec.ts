@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { buildTopology } from './build.js';
+import { configFrom } from './config.js';
+import { PartitionTask, SWEEP_INTERVAL_MS } from './task.js';
+
+const config = configFrom({ tools: { loopDetection: { enabled: true } }, loopguard: { runTtlSeconds: 60 } });
+const [toolNode] = buildTopology(config).nodes;
+const call = (ts: number, runId = 'r1') => ({ type: 'tool_call', ts, runId, toolName: 'read', args: { p: 1 } });
+const rec = (offset: number, value: unknown) => ({ topic: 'loopguard.tool-events', partition: 0, offset, value });
+
+describe('partition task', () => {
+  it('gives deterministic ids from the source position, or from the eventId when there is one', () => {
+    const t = new PartitionTask(toolNode!, 0);
+    const a = t.process(rec(0, call(1)));
+    const b = t.process(rec(1, { ...call(2), eventId: 'e-2' }));
+    expect(a.kind === 'decided' && a.decisions[0]?.id).toBe('loopguard.tool-events/0/0/tool_decision');
+    expect(b.kind === 'decided' && b.decisions[0]?.id).toBe('tool-loop/r1/e-2/tool_decision');
+  });
+  it('skips a record its restored state has already folded (no second effect after a crash)', () => {
+    const first = new PartitionTask(toolNode!, 0);
+    for (let i = 0; i < 5; i++) first.process(rec(i, call(i)));
+    const dirty = first.drainDirty();
+    expect(dirty.map(([k]) => k)).toEqual(['r1']);
+    const restored = new PartitionTask(toolNode!, 0);
+    restored.restore('r1', dirty[0]![1]);
+    expect(restored.process(rec(3, call(3)))).toEqual({ kind: 'replayed', key: 'r1' });
+    expect(restored.process(rec(5, call(5))).kind).toBe('decided');
+  });
+  it('reports invalid events with the reason instead of throwing', () => {
+    const t = new PartitionTask(toolNode!, 0);
+    expect(t.process(rec(0, { type: 'tool_call', ts: 1, toolName: 'x', args: {} }))).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('sessionKey or runId') });
+  });
+  it('sweeps idle runs on stream time into markers, and tombstones them once the commit passes', () => {
+    const t = new PartitionTask(toolNode!, 0);
+    t.process(rec(0, call(0, 'idle')));
+    t.drainDirty();
+    // another run moves stream time past the TTL and a sweep interval
+    t.process(rec(1, call(SWEEP_INTERVAL_MS + 61_000, 'busy')));
+    const swept = new Map(t.drainDirty());
+    expect(toolNode!.process.isEmpty((swept.get('idle') as { state: unknown }).state)).toBe(true);
+    t.compact(1);
+    expect(t.drainDirty()).toEqual([['idle', null]]);
+    expect(t.get('idle')).toBeUndefined();
+    expect(t.get('busy')).toBeDefined();
+  });
+  it('keeps a dropped run as a marker until its offset is committed (run_end)', () => {
+    const t = new PartitionTask(toolNode!, 0);
+    t.process(rec(0, call(1)));
+    t.process(rec(1, { type: 'run_end', ts: 2, runId: 'r1' }));
+    t.compact(1);
+    expect(t.get('r1')).toBeDefined();
+    t.compact(2);
+    expect(t.get('r1')).toBeUndefined();
+    expect(t.drainDirty().at(-1)).toEqual(['r1', null]);
+  });
+});
