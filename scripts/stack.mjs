@@ -10,7 +10,7 @@
 // Artifacts stay in the local Maven repository (~/.m2) and .stack/cache between runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,9 @@ const pom = join(root, 'scripts/stack/pom.xml');
 const APICURIO_VERSION = '3.0.9';
 const APICURIO = `io.apicurio:apicurio-registry-app:${APICURIO_VERSION}:tar.gz:all`;
 const START_TIMEOUT_MS = 180_000;
+// 2.8 resolves a classified artifact without reading its parent POM (Apicurio does not publish
+// io.apicurio:apicurio-registry:pom, which newer versions of the plugin insist on).
+const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:2.8';
 
 const log = (msg) => process.stderr.write(`stack: ${msg}\n`);
 const fail = (msg) => { log(`error: ${msg}`); process.exit(1); };
@@ -40,19 +43,33 @@ function kafkaClasspath() {
   const file = join(cacheDir, 'kafka.classpath');
   if (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
     log('resolving Apache Kafka with Maven');
-    mvn(['-f', pom, 'dependency:build-classpath', `-Dmdep.outputFile=${file}`]);
+    mvn(['-f', pom, `${DEPENDENCY_PLUGIN}:build-classpath`, `-Dmdep.outputFile=${file}`]);
   }
   return readFileSync(file, 'utf8').trim();
 }
 
+// The registry's runnable distribution: copied out of the local Maven repository by Maven,
+// unpacked with tar into a temporary folder, then renamed into place, so an interrupted or
+// failed unpack never leaves a half-filled cache behind.
 function apicurioHome() {
   const home = join(cacheDir, `apicurio-${APICURIO_VERSION}`);
   const jar = join(home, `apicurio-registry-app-${APICURIO_VERSION}-runner.jar`);
-  if (!existsSync(jar)) {
-    log(`fetching ${APICURIO} with Maven`);
-    mvn(['-f', pom, 'dependency:unpack', `-Dartifact=${APICURIO}`, `-DoutputDirectory=${home}`]);
-  }
-  if (!existsSync(jar)) fail(`Apicurio runner jar missing after unpack: ${jar}`);
+  if (existsSync(jar)) return { home, jar };
+  log(`fetching ${APICURIO} with Maven`);
+  const download = join(cacheDir, 'download');
+  rmSync(download, { recursive: true, force: true });
+  mvn(['-f', pom, `${DEPENDENCY_PLUGIN}:copy`, `-Dartifact=${APICURIO}`, `-DoutputDirectory=${download}`, '-Dmdep.overWriteReleases=true']);
+  const archive = join(download, `apicurio-registry-app-${APICURIO_VERSION}-all.tar.gz`);
+  if (!existsSync(archive)) fail(`Maven did not deliver ${archive}`);
+  const staging = `${home}.partial`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const untar = spawnSync('tar', ['-xzf', archive, '-C', staging], { encoding: 'utf8' });
+  if (untar.status !== 0) fail(`unpacking ${archive} failed: ${untar.stderr}`);
+  if (!existsSync(join(staging, `apicurio-registry-app-${APICURIO_VERSION}-runner.jar`))) fail(`${archive} holds no runner jar`);
+  rmSync(home, { recursive: true, force: true });
+  renameSync(staging, home);
+  rmSync(download, { recursive: true, force: true });
   return { home, jar };
 }
 
