@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopguardDispatcher, LoopguardRunner, type RunAbortNotice, type ToolVerdict } from '../sdk/index.js';
-import { infraEnv, lg, lgOk, waitFor, world, writeEvents, type World } from './helpers/harness.js';
+import { infraEnv, lg, lgOk, replayOf, waitFor, world, writeEvents, type World } from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
 const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
@@ -121,8 +121,10 @@ describe('operations endpoints', () => {
     const metric = (text: string, name: string) => text.split('\n').filter((l) => l.startsWith(name)).reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
     const before = (await get('/metrics')).text;
     expect(metric(before, 'loopguard_decisions_total')).toBe(0);
-    await lgOk(['produce', '--config', w.configFile, writeEvents(w.name, mixedTraffic(4, 12))]);
-    await waitFor('counters to move', async () => metric((await get('/metrics')).text, 'loopguard_decisions_total{') > 0);
+    const events = writeEvents(w.name, mixedTraffic(4, 12));
+    const expected = await replayOf(w, events);
+    await lgOk(['produce', '--config', w.configFile, events]);
+    await waitFor('the counters to reach every decision', async () => metric((await get('/metrics')).text, 'loopguard_decisions_total{') >= expected.size);
     const after = (await get('/metrics')).text;
     expect(metric(after, 'loopguard_events_total{type="tool_call"}')).toBeGreaterThan(0);
     expect(metric(after, 'loopguard_decisions_total{type="bot_decision",decision="deliver"')).toBeGreaterThan(0);
