@@ -49,6 +49,8 @@ const runKey = (r: RunRef) => r.runId || r.sessionKey;
 
 export class LoopguardRunner {
   private readonly aborted = new Map<string, RunAbortNotice>();
+  /** argsHash of calls awaiting their outcome, so arguments are hashed once per call. */
+  private readonly pendingArgs = new Map<string, string>();
 
   private constructor(private readonly conn: Connection, private readonly opts: RunnerOptions) {
     conn.setCorrelation((d) => (d.type === 'tool_decision' ? `${d.key}/${d.toolCallId}` : undefined));
@@ -67,7 +69,9 @@ export class LoopguardRunner {
   async beforeToolCall(call: ToolCallInput): Promise<ToolVerdict> {
     const toolCallId = call.toolCallId ?? randomUUID();
     const key = runKey(call);
-    const event = { type: 'tool_call', ts: Date.now(), ...this.identity(call), toolCallId, toolName: call.toolName, ...this.argsFields(call.toolName, call.args) };
+    const args = this.argsFields(call.toolName, call.args);
+    if (args.argsHash !== undefined) this.rememberArgs(`${key}/${toolCallId}`, args.argsHash);
+    const event = { type: 'tool_call', ts: Date.now(), ...this.identity(call), toolCallId, toolName: call.toolName, ...args };
     const aborted = this.aborted.get(key);
     if (aborted !== undefined) {
       await this.send(key, event);
@@ -84,7 +88,10 @@ export class LoopguardRunner {
 
   async afterToolCall(call: ToolCallInput & { toolCallId: string }, outcome: { result?: unknown; error?: unknown }): Promise<void> {
     const key = runKey(call);
-    const base = { type: 'tool_outcome', ts: Date.now(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...this.argsFields(call.toolName, call.args) };
+    const known = this.pendingArgs.get(`${key}/${call.toolCallId}`);
+    this.pendingArgs.delete(`${key}/${call.toolCallId}`);
+    const args = known !== undefined ? { argsHash: known, action: actionOf(call.args) ?? null } : this.argsFields(call.toolName, call.args);
+    const base = { type: 'tool_outcome', ts: Date.now(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...args };
     if (this.opts.sendRaw) return this.send(key, { ...base, result: outcome.result, error: outcome.error });
     const hashed = hashOutcome({ toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error });
     if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
@@ -106,8 +113,14 @@ export class LoopguardRunner {
     return { sessionKey: r.sessionKey, runId: r.runId ?? null, agentId: r.agentId ?? null };
   }
 
-  private argsFields(toolName: string, args: unknown) {
+  private argsFields(toolName: string, args: unknown): { args?: unknown; argsHash?: string; action?: string | null } {
     return this.opts.sendRaw ? { args } : { argsHash: hashArgs(toolName, args), action: actionOf(args) ?? null };
+  }
+
+  private rememberArgs(id: string, argsHash: string): void {
+    // Bounded: calls whose outcome never comes must not grow the map forever.
+    if (this.pendingArgs.size >= 10_000) this.pendingArgs.delete(this.pendingArgs.keys().next().value!);
+    this.pendingArgs.set(id, argsHash);
   }
 
   private send(key: string, event: Record<string, unknown>): Promise<void> {

@@ -48,8 +48,8 @@ function collapse(rows: Row[]): string[] {
     const last = rows[j]!;
     const where = first.unit === 'outcome' ? 'after the outcome' : j > i ? `${first.unit}s ${first.n}–${last.n}` : `${first.unit} ${first.n}`;
     const subjects = new Set(rows.slice(i, j + 1).map((r) => r.subject));
-    const count = first.count === null ? '' : j > i ? `count ${first.count}–${last.count}` : `count ${first.count}`;
-    const quiet = first.verdict === 'warn' && !first.notify ? ' (already notified)' : '';
+    const count = first.count === null ? '' : first.count !== last.count ? `count ${first.count}–${last.count}` : `count ${first.count}`;
+    const quiet = first.verdict !== 'warn' ? '' : !first.notify ? ' (already notified)' : j > i ? ' (the model is told at the first; the rest stay quiet)' : '';
     out.push(`  ${where.padEnd(18)} ${[...subjects].join(' / ').padEnd(24)} ${first.verdict.toUpperCase().padEnd(VERDICT_WIDTH)} ${[first.detail, count].filter(Boolean).join(', ')}${quiet}`);
     if (first.notify && first.message) out.push(`  ${''.padEnd(18)} “${first.message}”`);
     i = j + 1;
