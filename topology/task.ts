@@ -97,8 +97,6 @@ export class PartitionTask<S = unknown> {
     }
   }
 
-  entriesForSnapshot(): IterableIterator<[string, StoreEntry<S>]> { return this.entries.entries(); }
-
   private put(key: string, entry: StoreEntry<S>): void {
     this.entries.set(key, entry);
     this.dirty.add(key);

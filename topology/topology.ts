@@ -43,6 +43,19 @@ export interface Topology {
   describe(): string;
 }
 
+export type Routed =
+  | { readonly ok: true; readonly node: ProcessorNode; readonly event: unknown }
+  | { readonly ok: false; readonly reason: string };
+
+/** Finds an event's processor by its JSON `type` and validates it there. */
+export function route(topology: Topology, value: unknown): Routed {
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  const node = typeof type === 'string' ? topology.nodeForType(type) : undefined;
+  if (node === undefined) return { ok: false, reason: `type: unknown event type ${JSON.stringify(type ?? null)}` };
+  const parsed = node.parse(value);
+  return parsed.ok ? { ok: true, node, event: parsed.value } : { ok: false, reason: parsed.reason };
+}
+
 export function makeTopology(nodes: readonly ProcessorNode[], topics: TopicNames): Topology {
   const byTopic = new Map<string, ProcessorNode>();
   const byType = new Map<string, ProcessorNode>();

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { partitionFor } from '../../topology/partitioner.js';
 import { buildTopology } from '../../topology/build.js';
+import { route } from '../../topology/topology.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
 import type { OutRecord } from '../../topology/runtime/kafka.js';
 import { registerSchemas, wiringOf } from '../../topology/runtime/wiring.js';
@@ -37,17 +38,14 @@ export function registerProduce(program: Command, ctx: Context): void {
         let invalid = 0;
         try {
           for await (const line of readJsonLines(input.stream, progress.add)) {
-            const type = 'value' in line && typeof line.value === 'object' && line.value !== null ? (line.value as { type?: unknown }).type : undefined;
-            const node = typeof type === 'string' ? topology.nodeForType(type) : undefined;
-            const parsed = 'error' in line ? { ok: false as const, reason: line.error } : node === undefined ? { ok: false as const, reason: `type: unknown event type ${JSON.stringify(type ?? null)}` } : node.parse(line.value);
-            if (!parsed.ok || node === undefined) {
+            const routed = 'error' in line ? { ok: false as const, reason: line.error } : route(topology, line.value);
+            if (!routed.ok) {
               invalid++;
-              const reason = parsed.ok ? 'unroutable' : parsed.reason;
-              if (!opts.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${line.lineNo}: ${reason}`, { line: line.lineNo });
-              log.warn({ line: line.lineNo, reason }, 'skipped invalid event');
+              if (!opts.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${line.lineNo}: ${routed.reason}`, { line: line.lineNo });
+              log.warn({ line: line.lineNo, reason: routed.reason }, 'skipped invalid event');
               continue;
             }
-            const event = parsed.value;
+            const { node, event } = routed;
             const value = (line as { value: Record<string, unknown> }).value;
             batch.push({
               topic: node.inputTopic,

@@ -121,6 +121,13 @@ function* chunks(records: readonly OutRecord[]): Generator<readonly OutRecord[]>
   if (start < records.length) yield records.slice(start);
 }
 
+// Every record carries its partition, so the partitioner is never consulted. An idempotent
+// producer must not give up retrying (kafkajs warns otherwise); each attempt is bounded.
+const producerConfig = () => ({
+  idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false,
+  createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },
+});
+
 function topicMessages(records: readonly OutRecord[]) {
   const byTopic = new Map<string, OutRecord[]>();
   for (const r of records) { let l = byTopic.get(r.topic); if (!l) byTopic.set(r.topic, (l = [])); l.push(r); }
@@ -170,12 +177,7 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
   const ensureAdmin = () => (adminReady ??= admin.connect());
 
   async function producer(): Promise<Sender> {
-    // Every record carries its partition, so the partitioner is never consulted. An idempotent
-    // producer must not give up retrying (kafkajs warns otherwise); each attempt is bounded.
-    const p: Producer = kafka.producer({
-      idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },
-    });
+    const p: Producer = kafka.producer(producerConfig());
     await p.connect();
     opened.push(p);
     return {
@@ -191,10 +193,7 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
   }
 
   async function transactionalProducer(transactionalId: string): Promise<TransactionalSender> {
-    const p: Producer = kafka.producer({
-      transactionalId, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },
-    });
+    const p: Producer = kafka.producer({ ...producerConfig(), transactionalId });
     await p.connect();
     opened.push(p);
     return {

@@ -87,16 +87,6 @@ export class StreamProcessor {
     this.log.info('stopped');
   }
 
-  /** Per-partition counters of the partitions this instance holds now. */
-  async stats(): Promise<Array<{ topic: string; partition: number; keys: number } & PartitionWorker['stats']>> {
-    const out = [];
-    for (const w of this.workers.values()) {
-      const { worker } = await w;
-      out.push({ topic: worker.task.node.inputTopic, partition: worker.task.partition, keys: worker.task.size, ...worker.stats });
-    }
-    return out;
-  }
-
   private assigned(assignment: Map<string, number[]>): void {
     const now = new Set<string>();
     for (const [topic, partitions] of assignment) for (const p of partitions) now.add(tp(topic, p));

@@ -4,7 +4,7 @@
 // order, with the same ids and source positions the Kafka runtime would give them.
 import { partitionFor } from '../partitioner.js';
 import { PartitionTask, type Decision } from '../task.js';
-import type { ProcessorNode, Topology } from '../topology.js';
+import { route, type ProcessorNode, type Topology } from '../topology.js';
 
 export type PipeResult =
   | { readonly ok: true; readonly decisions: readonly Decision[] }
@@ -18,22 +18,16 @@ export class InMemoryDriver {
 
   /** Routes one event (the JSON form of SPEC §1) by its `type`, as `loopguard produce` does. */
   pipe(value: unknown): PipeResult {
-    const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
-    const node = typeof type === 'string' ? this.topology.nodeForType(type) : undefined;
-    if (node === undefined) return { ok: false, reason: `type: unknown event type ${JSON.stringify(type ?? null)}` };
-    return this.pipeTo(node, value);
-  }
-
-  pipeTo(node: ProcessorNode, value: unknown): PipeResult {
-    const parsed = node.parse(value);
-    if (!parsed.ok) return { ok: false, reason: parsed.reason };
-    const key = node.process.keyOf(parsed.value);
+    const routed = route(this.topology, value);
+    if (!routed.ok) return routed;
+    const { node, event } = routed;
+    const key = node.process.keyOf(event);
     const partition = partitionFor(key, this.partitions);
     const tp = `${node.inputTopic}/${partition}`;
     const offset = this.nextOffset.get(tp) ?? 0;
     this.nextOffset.set(tp, offset + 1);
     const task = this.task(node, partition);
-    const r = task.processEvent({ topic: node.inputTopic, partition, offset, value }, parsed.value);
+    const r = task.processEvent({ topic: node.inputTopic, partition, offset, value }, event);
     task.drainDirty();
     task.compact(offset + 1);
     return r.kind === 'decided' ? { ok: true, decisions: r.decisions } : { ok: true, decisions: [] };

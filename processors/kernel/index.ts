@@ -1,2 +1,0 @@
-export { step, fold, type Process, type StepResult } from './process.js';
-export { given, type Scenario } from './spec.js';
