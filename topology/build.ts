@@ -1,34 +1,33 @@
 // buildTopology(config): the two processors, their input topics, stores and changelogs.
-import { botLoopProcess, botMessageSchema, BOT_LOOP, pairKeyOf, type BotMessage } from '../processors/botLoop/index.js';
-import { toolEventSchema, toolLoopProcess, TOOL_EVENT_TYPES, TOOL_LOOP, type ToolEvent } from '../processors/toolLoop/index.js';
-import { parseWith } from '../processors/validation.js';
+import { botLoopProcess, BOT_LOOP, pairKeyOf, parseBotMessage, type BotMessage } from '../processors/botLoop/index.js';
+import { parseToolEvent, runKeyOf, toolLoopProcess, TOOL_EVENT_TYPES, TOOL_LOOP, type ToolEvent } from '../processors/toolLoop/index.js';
 import type { LoopguardConfig } from './config.js';
 import { makeTopology, type ProcessorNode, type TopicNames, type Topology } from './topology.js';
 
 const changelog = (topics: TopicNames, store: string) => `${topics.changelogPrefix}${store}-changelog`;
 
-export function toolLoopNode(config: LoopguardConfig): ProcessorNode {
+export function toolLoopNode(config: LoopguardConfig): ProcessorNode<ToolEvent> {
   const store = 'tool-loop-runs';
   return {
     name: TOOL_LOOP,
     process: toolLoopProcess(config.toolLoop),
     inputTopic: config.topics.toolEvents,
     eventTypes: TOOL_EVENT_TYPES,
-    parse: (v) => parseWith(toolEventSchema, v),
+    parse: parseToolEvent,
     eventIdOf: (e: ToolEvent) => e.eventId,
-    messageKeyOf: (e: ToolEvent) => e.runId || e.sessionKey || '',
+    messageKeyOf: runKeyOf,
     store: { name: store, changelogTopic: changelog(config.topics, store) },
   };
 }
 
-export function botLoopNode(config: LoopguardConfig): ProcessorNode {
+export function botLoopNode(config: LoopguardConfig): ProcessorNode<BotMessage> {
   const store = 'bot-loop-conversations';
   return {
     name: BOT_LOOP,
     process: botLoopProcess(config.botLoop),
     inputTopic: config.topics.channelEvents,
     eventTypes: ['bot_message'],
-    parse: (v) => parseWith(botMessageSchema, v),
+    parse: parseBotMessage,
     eventIdOf: (e: BotMessage) => e.eventId,
     messageKeyOf: (e: BotMessage) => pairKeyOf(e),
     store: { name: store, changelogTopic: changelog(config.topics, store) },

@@ -1,38 +1,50 @@
 // One partition's worth of one processor: its partition-local state store, its stream time,
 // and the fold of each record through the real `step`. The in-memory driver and the Kafka
 // runtime both drive this class; it does no I/O itself.
-import { step } from '../processors/kernel/process.js';
-import type { ProcessorNode } from './topology.js';
+//
+// A record either folds completely or not at all: states are immutable, so `rollback` puts the
+// previous entry back when the runtime cannot make a record's outputs durable.
+import type { SourcePosition } from '../processors/kernel/contract.js';
+import type { StoreEntry } from '../schemas/state.js';
+import type { Decision, ProcessorNode } from './topology.js';
 
-export interface SourcePosition {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-}
+export type { Decision, SourcePosition, StoreEntry };
 
 export interface InputRecord extends SourcePosition {
   /** The decoded value (a parsed JSON object or a decoded Avro record). */
   readonly value: unknown;
 }
 
-export type Decision = { readonly type: string; readonly key: string; readonly id: string; readonly source: SourcePosition } & Record<string, unknown>;
-
-/** What the changelog holds per key: the state and the input offset last folded into it. */
-export interface StoreEntry<S = unknown> {
-  readonly state: S;
-  readonly offset: number;
-}
-
 export type TaskResult =
-  | { readonly kind: 'decided'; readonly key: string; readonly decisions: readonly Decision[] }
-  | { readonly kind: 'invalid'; readonly reason: string }
+  | {
+      readonly kind: 'decided';
+      readonly key: string;
+      readonly decisions: readonly Decision[];
+      /** The key's entry before this record (for `rollback`). */
+      readonly previous: StoreEntry | undefined;
+      /** What bounded state had to forget for this record. */
+      readonly drops: readonly string[];
+    }
+  | { readonly kind: 'invalid'; readonly reason: string; readonly code: InvalidCode }
   /** Already folded into the restored state (a redelivery after a crash): no second effect. */
   | { readonly kind: 'replayed'; readonly key: string };
 
+export const INVALID = { event: 'invalid_event', futureTimestamp: 'future_timestamp' } as const;
+export type InvalidCode = (typeof INVALID)[keyof typeof INVALID];
+
 export const SWEEP_INTERVAL_MS = 60_000;
 
-export class PartitionTask<S = unknown> {
-  private readonly entries = new Map<string, StoreEntry<S>>();
+export interface TaskOptions {
+  /** Events whose ts is further ahead of `now()` than this are invalid (a skewed or hostile clock). */
+  readonly maxFutureSkewMs: number;
+  /** The processing host's clock: consulted only for the future-skew limit, never for decisions. */
+  readonly now: () => number;
+}
+
+export const DEFAULT_TASK_OPTIONS: TaskOptions = { maxFutureSkewMs: 300_000, now: Date.now };
+
+export class PartitionTask {
+  private readonly entries = new Map<string, StoreEntry>();
   /** Keys whose state is empty, kept only as offset markers until the input commit passes them. */
   private readonly markers = new Set<string>();
   private streamTime = Number.NEGATIVE_INFINITY;
@@ -40,46 +52,58 @@ export class PartitionTask<S = unknown> {
   /** Keys changed since the last `drainDirty`: what the changelog must receive. */
   private readonly dirty = new Set<string>();
 
-  constructor(readonly node: ProcessorNode<S>, readonly partition: number) {}
+  constructor(readonly node: ProcessorNode, readonly partition: number, private readonly options: TaskOptions = DEFAULT_TASK_OPTIONS) {}
 
   get size(): number { return this.entries.size; }
   get time(): number { return this.streamTime; }
 
   process(record: InputRecord): TaskResult {
     const parsed = this.node.parse(record.value);
-    if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason };
+    if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason, code: INVALID.event };
     return this.processEvent(record, parsed.value);
   }
 
   /** Folds an event already validated by `node.parse`. */
   processEvent(record: InputRecord, event: unknown): TaskResult {
+    const ts = (event as { ts: number }).ts;
+    const limit = this.options.now() + this.options.maxFutureSkewMs;
+    if (ts > limit) return { kind: 'invalid', code: INVALID.futureTimestamp, reason: `ts: ${ts} is more than ${this.options.maxFutureSkewMs / 1000} s ahead of this host's clock` };
     const process = this.node.process;
     const key = process.keyOf(event);
-    const entry = this.entries.get(key);
-    if (entry !== undefined && record.offset <= entry.offset) return { kind: 'replayed', key };
-    const r = step(process, entry?.state ?? process.initialState, event as never);
-    this.put(key, { state: r.state, offset: record.offset });
-    this.advance((event as { ts: number }).ts);
-    const eventId = this.node.eventIdOf(event as never);
+    const previous = this.entries.get(key);
+    if (previous !== undefined && record.offset <= previous.offset) return { kind: 'replayed', key };
+    const state = previous?.state ?? process.initialState;
+    const verdict = process.decide(state, event);
+    const next = process.evolve(state, event, verdict);
+    const drops = process.drops(state, event, verdict);
+    const eventId = this.node.eventIdOf(event);
     const base = eventId !== undefined ? `${this.node.name}/${key}/${eventId}` : `${record.topic}/${record.partition}/${record.offset}`;
     const source = { topic: record.topic, partition: record.partition, offset: record.offset };
     // Object.assign, not spread: V8 builds spread-with-extra-keys objects an order of magnitude slower.
-    const decisions = r.decisions.map((d, i) => Object.assign({}, d, { id: i === 0 ? `${base}/${d.type}` : `${base}/${d.type}/${i}`, source }) as Decision);
-    return { kind: 'decided', key, decisions };
+    const decisions = process.react(event, verdict).map((d, i) => Object.assign({}, d, { id: i === 0 ? `${base}/${d.type}` : `${base}/${d.type}/${i}`, source }) as Decision);
+    this.put(key, { state: next, offset: record.offset });
+    this.advance(ts);
+    return { kind: 'decided', key, decisions, previous, drops };
   }
 
-  restore(key: string, entry: StoreEntry<S> | null): void {
+  /** Undoes the last record of `key`: its entry goes back to what `processEvent` reported. */
+  rollback(key: string, previous: StoreEntry | undefined): void {
+    if (previous === undefined) { this.entries.delete(key); this.markers.delete(key); this.dirty.delete(key); return; }
+    this.put(key, previous);
+  }
+
+  restore(key: string, entry: StoreEntry | null): void {
     if (entry === null) { this.entries.delete(key); this.markers.delete(key); return; }
     this.entries.set(key, entry);
     if (this.node.process.isEmpty(entry.state)) this.markers.add(key);
     else this.markers.delete(key);
   }
 
-  get(key: string): StoreEntry<S> | undefined { return this.entries.get(key); }
+  get(key: string): StoreEntry | undefined { return this.entries.get(key); }
 
   /** Keys changed since the last call, with their entries (null: delete). */
-  drainDirty(): Array<[string, StoreEntry<S> | null]> {
-    const out: Array<[string, StoreEntry<S> | null]> = [];
+  drainDirty(): Array<[string, StoreEntry | null]> {
+    const out: Array<[string, StoreEntry | null]> = [];
     for (const k of this.dirty) out.push([k, this.entries.get(k) ?? null]);
     this.dirty.clear();
     return out;
@@ -97,7 +121,7 @@ export class PartitionTask<S = unknown> {
     }
   }
 
-  private put(key: string, entry: StoreEntry<S>): void {
+  private put(key: string, entry: StoreEntry): void {
     this.entries.set(key, entry);
     this.dirty.add(key);
     if (this.node.process.isEmpty(entry.state)) this.markers.add(key);
@@ -105,7 +129,8 @@ export class PartitionTask<S = unknown> {
   }
 
   // Stream time only moves forward; idle state is swept at most once a minute of it. A sweep
-  // only frees memory: processors treat idle state as fresh on their own.
+  // only frees memory: processors treat idle state as fresh on their own, and the future-skew
+  // limit keeps stream time near the clock, so no producer can sweep other keys early.
   private advance(ts: number): void {
     if (ts <= this.streamTime) return;
     this.streamTime = ts;

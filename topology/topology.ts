@@ -1,12 +1,14 @@
 // The topology as data: which topic feeds which processor, where its state lives, where
 // decisions and dead letters go. Built once from config; the in-memory driver and the Kafka
 // runtime both run exactly this.
-import type { Process } from '../processors/kernel/process.js';
-import type { Parsed } from '../processors/validation.js';
+import type { Parsed } from '../processors/kernel/contract.js';
+import type { AnyProcess } from '../processors/kernel/process.js';
 
-export interface ProcessorNode<S = any, E = any, D extends { type: string; key: string } = any> {
+export type { Decision } from '../schemas/codecs.js';
+
+export interface ProcessorNode<E = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   readonly name: string;
-  readonly process: Process<S, E, D>;
+  readonly process: AnyProcess;
   readonly inputTopic: string;
   /** JSON `type` values that belong to this processor's input topic. */
   readonly eventTypes: readonly string[];

@@ -3,39 +3,17 @@
 import type { Command } from 'commander';
 import { buildTopology } from '../../topology/build.js';
 import { configFrom } from '../../topology/config.js';
-import type { Decision } from '../../topology/task.js';
+import type { Decision } from '../../topology/topology.js';
+import { summarise, type DecisionSummary } from '../render.js';
 import { InMemoryDriver } from '../../topology/testing/driver.js';
 import { demoConfig, demoScenarios } from '../demo/traffic.js';
 import type { Context } from '../main.js';
 
 const VERDICT_WIDTH = 10;
 
-interface Row {
-  readonly n: number;
-  readonly unit: 'call' | 'msg' | 'outcome';
-  readonly subject: string;
-  readonly verdict: string;
-  readonly detail: string;
-  readonly count: number | null;
-  readonly notify: boolean;
-  readonly message: string;
-}
+type Row = DecisionSummary & { readonly n: number };
 
-function row(d: Decision, n: number): Row {
-  switch (d.type) {
-    case 'tool_decision':
-      return { n, unit: 'call', subject: String(d.toolName), verdict: String(d.decision), detail: String(d.detector ?? ''), count: d.count as number | null, notify: d.notify === true, message: String(d.message ?? '') };
-    case 'run_abort':
-      return { n, unit: 'outcome', subject: String(d.toolName), verdict: 'abort run', detail: String(d.detector), count: d.count as number, notify: true, message: String(d.message) };
-    case 'bot_decision':
-      return {
-        n, unit: 'msg', subject: [d.senderId, d.receiverId].sort().join(' ↔ '), verdict: String(d.decision), count: null, notify: false, message: '',
-        detail: d.decision === 'suppress' ? `${d.reason}, cooldown until ${new Date(Number(d.cooldownUntil)).toISOString().slice(11, 19)}Z` : '',
-      };
-    default:
-      return { n, unit: 'outcome', subject: '', verdict: d.type, detail: '', count: null, notify: false, message: '' };
-  }
-}
+const row = (d: Decision, n: number): Row => ({ ...summarise(d), n });
 
 /** Collapses runs of the same verdict ("calls 1–10 allow") so the story stays readable. */
 function collapse(rows: Row[]): string[] {

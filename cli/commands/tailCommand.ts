@@ -5,6 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { decisionCodec } from '../../schemas/codecs.js';
 import { connect } from '../connect.js';
 import { LineWriter } from '../jsonLines.js';
+import { formatDecision } from '../render.js';
 import type { Context } from '../main.js';
 import { configOption } from '../options.js';
 
@@ -13,20 +14,6 @@ const nonNegative = (name: string) => (v: string) => {
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number`);
   return n;
 };
-
-export function formatDecision(d: Record<string, unknown>): string {
-  const when = new Date(Number(d.ts)).toISOString();
-  switch (d.type) {
-    case 'tool_decision':
-      return `${when} ${String(d.decision).toUpperCase().padEnd(8)} run=${d.key} tool=${d.toolName}${d.detector ? ` ${d.detector} count=${d.count}${d.notify === false ? ' (quiet)' : ''}` : ''}`;
-    case 'run_abort':
-      return `${when} ABORT    run=${d.key} tool=${d.toolName} ${d.detector} count=${d.count}`;
-    case 'bot_decision':
-      return `${when} ${String(d.decision).toUpperCase().padEnd(8)} ${d.channel} ${d.conversationId} ${d.senderId}→${d.receiverId}${d.reason ? ` ${d.reason} until ${new Date(Number(d.cooldownUntil)).toISOString()}` : ''}`;
-    default:
-      return JSON.stringify(d);
-  }
-}
 
 export function registerTail(program: Command, ctx: Context): void {
   program

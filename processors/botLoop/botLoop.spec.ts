@@ -82,7 +82,7 @@ describe('repeated eventIds', () => {
     const ds = decide(events);
     expect(ds.every((d) => d.decision === 'deliver')).toBe(true);
     const s = fold(p, p.initialState, events).state;
-    expect(Object.values(s.pairs)[0]?.timestamps).toEqual([T0]);
+    expect([...s.pairs.values()][0]?.timestamps).toEqual([T0]);
   });
   it('answers suppress for a repeat that falls inside a cooldown', () => {
     const events = every(21, 100).map((e, i) => ({ ...e, eventId: `m${i}` }) as BotMessage);
@@ -92,7 +92,7 @@ describe('repeated eventIds', () => {
   it('forgets ids once the pair has moved on by a window and a cooldown', () => {
     const m = { ...msg(T0), eventId: 'old' } as BotMessage;
     const s = fold(p, p.initialState, [m, msg(T0 + 120_001)]).state;
-    expect(Object.values(s.pairs)[0]?.seen).toEqual([]);
+    expect([...s.pairs.values()][0]?.seen).toEqual([]);
   });
 });
 
@@ -127,7 +127,7 @@ describe('conversation budget', () => {
     const proc = conv(500);
     const events = Array.from({ length: 700 }, (_, i) => msg(T0 + i, `S${i % 3}`, 'B'));
     const s = fold(proc, proc.initialState, events).state;
-    expect(s.receivers.B?.events).toHaveLength(501);
+    expect(s.receivers.get('B')?.events).toHaveLength(501);
   });
 });
 
@@ -135,10 +135,10 @@ describe('memory under a storm', () => {
   it('keeps a pair small however many suppressed events arrive', () => {
     const events = Array.from({ length: 20_000 }, (_, i) => ({ ...msg(T0 + i * 5), eventId: `e${i}` }) as BotMessage);
     const s = fold(p, p.initialState, events).state;
-    const pair = Object.values(s.pairs)[0]!;
+    const pair = [...s.pairs.values()][0]!;
     expect(pair.timestamps.length).toBeLessThanOrEqual(21);
     expect(pair.seen.length).toBeLessThanOrEqual(512);
-    expect(JSON.stringify(s).length).toBeLessThan(40_000);
+    expect(JSON.stringify([...s.pairs.values()]).length).toBeLessThan(40_000);
   });
 });
 

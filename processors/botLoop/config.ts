@@ -2,6 +2,7 @@
 // the most specific layer that sets a field: conversation, account, channel, channels.defaults,
 // built-in.
 import { z } from 'zod';
+import { isRecord as isObj } from '../kernel/contract.js';
 import { formatIssues } from '../validation.js';
 
 export const botLoopBlockSchema = z.strictObject({
@@ -42,7 +43,8 @@ export interface ResolvedBotLoop {
 }
 
 export function resolveBotLoop(config: BotLoopConfig, channel: string, accountId: string, conversationId: string): ResolvedBotLoop {
-  const ch = DEFAULTS_ONLY.has(channel) ? undefined : config.channels[channel];
+  // Ids come from events: look up own keys only, so `constructor` or `__proto__` is just a name.
+  const ch = DEFAULTS_ONLY.has(channel) || !Object.hasOwn(config.channels, channel) ? undefined : config.channels[channel];
   const layers: BotLoopBlock[] = [];
   if (ch !== undefined) {
     const conv = Object.hasOwn(ch.conversations, conversationId) ? ch.conversations[conversationId] : undefined;
@@ -63,7 +65,6 @@ export function resolveBotLoop(config: BotLoopConfig, channel: string, accountId
 }
 
 type Fail = (path: string, message: string) => never;
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function block(value: unknown, path: string, fail: Fail): BotLoopBlock {
   const r = botLoopBlockSchema.safeParse(value);
@@ -74,7 +75,7 @@ function block(value: unknown, path: string, fail: Fail): BotLoopBlock {
 }
 
 function blocksUnder(parent: unknown, path: string, fail: Fail): Record<string, BotLoopBlock> {
-  const out: Record<string, BotLoopBlock> = {};
+  const out = Object.create(null) as Record<string, BotLoopBlock>;
   if (!isObj(parent)) return out;
   for (const [id, v] of Object.entries(parent)) {
     if (isObj(v) && v.botLoopProtection !== undefined) out[id] = block(v.botLoopProtection, `${path}.${id}.botLoopProtection`, fail);
@@ -88,13 +89,13 @@ export function loadBotLoopConfig(channels: unknown, fail: Fail, warn: (message:
   if (!isObj(channels)) return fail('channels', 'must be an object');
   const defaults = isObj(channels.defaults) && channels.defaults.botLoopProtection !== undefined
     ? block(channels.defaults.botLoopProtection, 'channels.defaults.botLoopProtection', fail) : {};
-  const out: Record<string, ChannelBlocks> = {};
+  const out = Object.create(null) as Record<string, ChannelBlocks>;
   for (const [name, ch] of Object.entries(channels)) {
     if (name === 'defaults' || !isObj(ch)) continue;
     const base = `channels.${name}`;
     const own = ch.botLoopProtection !== undefined ? block(ch.botLoopProtection, `${base}.botLoopProtection`, fail) : {};
     const accounts = blocksUnder(ch.accounts, `${base}.accounts`, fail);
-    const convPath = CONVERSATION_LAYERS[name];
+    const convPath = Object.hasOwn(CONVERSATION_LAYERS, name) ? CONVERSATION_LAYERS[name] : undefined;
     const conversations = convPath !== undefined ? blocksUnder(ch[convPath], `${base}.${convPath}`, fail) : {};
     const setsAny = ch.botLoopProtection !== undefined || Object.keys(accounts).length > 0 || Object.keys(conversations).length > 0;
     if (DEFAULTS_ONLY.has(name)) {

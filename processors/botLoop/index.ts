@@ -1,14 +1,17 @@
-// The bot-loop processor (SPEC §3). State is per conversation (channel, account, conversation):
-// the conversation budget spans every pair in it, so channel events are partitioned by
-// conversation while their Kafka key and their decisions' key stay the pair key.
+// The bot-loop processor (docs/behaviour.md §3). State is per conversation (channel, account,
+// conversation): the conversation budget spans every pair in it, so channel events are
+// partitioned by conversation while their Kafka key and their decisions' key stay the pair key.
 import type { Process } from '../kernel/process.js';
 import { BOT_LOOP_DEFAULTS, defaultBotLoopConfig, type BotLoopBlock, type BotLoopConfig } from './config.js';
+import { decideMessage, type BotVerdict } from './decide.js';
 import { conversationKeyOf, type BotMessage } from './events.js';
 import { evolveConversation, isConversationIdle } from './evolve.js';
-import { reactConversation, type BotDecision } from './react.js';
+import { reactMessage, type BotDecision } from './react.js';
 import { CONVERSATION_WINDOW_MS, initialConversationState, type ConversationState } from './state.js';
 
 export const BOT_LOOP = 'bot-loop';
+
+export type BotLoopProcess = Process<ConversationState, BotMessage, BotVerdict, BotDecision>;
 
 /** The longest window and retention any layer configures: idle sweeps wait at least that long. */
 function longestHorizon(config: BotLoopConfig): { windowMs: number; retentionMs: number } {
@@ -19,15 +22,17 @@ function longestHorizon(config: BotLoopConfig): { windowMs: number; retentionMs:
   return { windowMs, retentionMs: windowMs + max('cooldownSeconds') + CONVERSATION_WINDOW_MS };
 }
 
-export function botLoopProcess(config: BotLoopConfig = defaultBotLoopConfig): Process<ConversationState, BotMessage, BotDecision> {
+export function botLoopProcess(config: BotLoopConfig = defaultBotLoopConfig): BotLoopProcess {
   const horizon = longestHorizon(config);
   return {
     name: BOT_LOOP,
     initialState: initialConversationState,
     keyOf: conversationKeyOf,
-    evolve: (state, event) => evolveConversation(state, event, config),
-    react: reactConversation,
-    isEmpty: (s) => Object.keys(s.pairs).length === 0 && Object.keys(s.receivers).length === 0,
+    decide: (state, event) => decideMessage(state, event, config),
+    evolve: (state, _event, verdict) => evolveConversation(state, verdict),
+    react: reactMessage,
+    drops: (_state, _event, verdict) => verdict.dropped,
+    isEmpty: (s) => s.pairs.size === 0 && s.receivers.size === 0,
     isExpired: (s, streamTime) => isConversationIdle(s, streamTime, horizon),
   };
 }
@@ -35,4 +40,5 @@ export function botLoopProcess(config: BotLoopConfig = defaultBotLoopConfig): Pr
 export * from './config.js';
 export * from './events.js';
 export * from './state.js';
-export type { BotDecision } from './react.js';
+export { BOT_DECISION, type BotDecision } from './react.js';
+export type { BotVerdict } from './decide.js';

@@ -1,25 +1,28 @@
-// One `bot_decision` for every `bot_message` (SPEC §1).
+// One `bot_decision` for every `bot_message` (docs/behaviour.md §1); its fields are declared once, here.
+import { declare, f, type Record_ } from '../kernel/contract.js';
+import type { BotVerdict } from './decide.js';
 import { pairKeyOf, type BotMessage } from './events.js';
-import type { ConversationState, Reason } from './state.js';
+import { REASONS } from './state.js';
 
-export interface BotDecision {
-  readonly type: 'bot_decision';
-  readonly key: string;
-  readonly channel: string;
-  readonly accountId: string;
-  readonly conversationId: string;
-  readonly senderId: string;
-  readonly receiverId: string;
-  readonly eventId: string | null;
-  readonly ts: number;
-  readonly decision: 'deliver' | 'suppress';
-  readonly cooldownUntil: number | null;
-  readonly reason: Reason | null;
-}
+export const BOT_DECISION = declare('bot_decision', {
+  key: f.text('The pair key: channel, account, conversation and the two bots, sorted.'),
+  channel: f.text(),
+  accountId: f.text(),
+  conversationId: f.text(),
+  senderId: f.text(),
+  receiverId: f.text(),
+  eventId: f.optional(f.text()),
+  ts: f.long('Event time of the message, epoch ms.'),
+  decision: f.choice(['deliver', 'suppress'], 'deliver / suppress.'),
+  cooldownUntil: f.optional(f.long('With suppress: when the cooldown ends, epoch ms.')),
+  reason: f.optional(f.choice(Object.values(REASONS))),
+});
 
-export function reactConversation(state: ConversationState, e: BotMessage): readonly BotDecision[] {
-  const effect = state.effect;
-  const suppress = effect.kind === 'suppress';
+export type BotDecision = { readonly type: 'bot_decision' } & Record_<typeof BOT_DECISION.fields>;
+
+export function reactMessage(e: BotMessage, verdict: BotVerdict): readonly BotDecision[] {
+  const a = verdict.answer;
+  const suppress = a.decision === 'suppress';
   // One literal with every field, so decisions share a single shape (this is the hot path).
   return [{
     type: 'bot_decision',
@@ -31,8 +34,8 @@ export function reactConversation(state: ConversationState, e: BotMessage): read
     receiverId: e.receiverId,
     eventId: e.eventId ?? null,
     ts: e.ts,
-    decision: suppress ? 'suppress' : 'deliver',
-    cooldownUntil: suppress ? effect.cooldownUntil : null,
-    reason: suppress ? effect.reason : null,
+    decision: a.decision,
+    cooldownUntil: suppress ? a.cooldownUntil : null,
+    reason: suppress ? a.reason : null,
   }];
 }

@@ -10,7 +10,7 @@ export interface Scenario<S, E, D> {
   readonly state: S;
 }
 
-export function given<S, E, D>(process: Process<S, E, D>, history: readonly E[] = [], state?: S): Scenario<S, E, D> {
+export function given<S, E, V, D>(process: Process<S, E, V, D>, history: readonly E[] = [], state?: S): Scenario<S, E, D> {
   const before = fold(process, state ?? process.initialState, history).state;
   return {
     state: before,

@@ -17,11 +17,14 @@ function str(s: string): string {
   return JSON.stringify(stripSurrogates(s));
 }
 
+/** Deeper values are refused: hashing stays linear and within the stack for any input. */
+export const MAX_DEPTH = 512;
+
 export function canonicalJson(value: unknown): string {
-  return write(value, []);
+  return write(value, new Set());
 }
 
-function write(value: unknown, path: object[]): string {
+function write(value: unknown, path: Set<object>): string {
   switch (typeof value) {
     case 'string':
       return str(value);
@@ -43,10 +46,11 @@ function write(value: unknown, path: object[]): string {
   }
 }
 
-function writeObject(value: object, path: object[]): string {
-  if (path.includes(value)) return '"[Circular]"';
+function writeObject(value: object, path: Set<object>): string {
+  if (path.has(value)) return '"[Circular]"';
+  if (path.size >= MAX_DEPTH) throw new RangeError(`nests deeper than ${MAX_DEPTH} levels`);
   if (value instanceof Date || value instanceof Map || value instanceof Set) return '{}';
-  path.push(value);
+  path.add(value);
   try {
     if (Array.isArray(value)) return writeArray(value, path);
     if (value instanceof Uint8Array) return `{"data":${str(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'))},"type":"Uint8Array"}`;
@@ -54,11 +58,11 @@ function writeObject(value: object, path: object[]): string {
     const keys = Object.keys(value).sort();
     return writeEntries(keys.map((k) => [k, (value as Record<string, unknown>)[k]]), path);
   } finally {
-    path.pop();
+    path.delete(value);
   }
 }
 
-function writeArray(items: readonly unknown[], path: object[]): string {
+function writeArray(items: readonly unknown[], path: Set<object>): string {
   let out = '[';
   for (let i = 0; i < items.length; i++) {
     if (i > 0) out += ',';
@@ -67,7 +71,7 @@ function writeArray(items: readonly unknown[], path: object[]): string {
   return out + ']';
 }
 
-function writeEntries(entries: ReadonlyArray<readonly [string, unknown]>, path: object[]): string {
+function writeEntries(entries: ReadonlyArray<readonly [string, unknown]>, path: Set<object>): string {
   let out = '{';
   for (let i = 0; i < entries.length; i++) {
     const [k, v] = entries[i]!;

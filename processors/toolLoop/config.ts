@@ -7,7 +7,7 @@ const positiveInt = z.number().int().positive();
 
 export const loopDetectionBlockSchema = z.strictObject({
   enabled: z.boolean().optional(),
-  historySize: positiveInt.optional(),
+  historySize: positiveInt.max(1000, { message: "must be at most 1000" }).optional(),
   warningThreshold: positiveInt.optional(),
   criticalThreshold: positiveInt.optional(),
   unknownToolThreshold: positiveInt.optional(),

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseWith } from '../validation.js';
-import { toolEventSchema } from './events.js';
+import { parseToolEvent, validateToolEvent as parse } from './events.js';
 import { toolLoopProcess } from './index.js';
 import { given } from '../kernel/spec.js';
-
-const parse = (v: unknown) => parseWith(toolEventSchema, v);
 
 describe('tool event validation', () => {
   it('accepts pre-hashed calls and outcomes', () => {
@@ -34,7 +31,7 @@ describe('tool event validation', () => {
   });
   it('uses argsHash when both args and argsHash are present', () => {
     const p = toolLoopProcess({ global: { enabled: true, warningThreshold: 2 }, agents: {}, runTtlMs: 1e9 });
-    const call = (args: unknown) => { const r = parse({ type: 'tool_call', ts: 1, runId: 'r', toolName: 'read', args, argsHash: 'read:fixed' }); if (!r.ok) throw new Error(r.reason); return r.value; };
+    const call = (args: unknown) => { const r = parseToolEvent({ type: 'tool_call', ts: 1, runId: 'r', toolName: 'read', args, argsHash: 'read:fixed' }); if (!r.ok) throw new Error(r.reason); return r.value; };
     given(p, [call({ a: 1 }), call({ a: 2 })]).when(call({ a: 3 })).then((ds) => expect(ds[0]).toMatchObject({ decision: 'warn', count: 2 }));
   });
 });

@@ -1,55 +1,145 @@
-// Tool events (SPEC §1) as the processor sees them, and the one validator that turns a parsed
-// JSON (or decoded Avro) object into one. `null` counts as absent everywhere.
-import { z } from 'zod';
+// Tool events (docs/behaviour.md §1): their wire declaration, and the parser that turns an
+// untrusted object into the hashed event the processor folds. Hashing happens here, once per
+// event, so a hostile value (nesting too deep to hash, say) is an invalid event, not a failure
+// inside the fold, and the processor only ever sees hashes.
+import { declare, f, invalid, validator, type Parsed, type Shape } from '../kernel/contract.js';
+import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
 
-const opt = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
-const nonEmpty = z.string().min(1);
+/** Hashes are `<toolName>:` + 64 hex digits when loopguard computes them; runners may send their own. */
+const MAX_HASH_LENGTH = 512;
 
 const identity = {
-  ts: z.number({ error: 'ts must be a number (epoch ms)' }).finite(),
-  eventId: opt(z.string()),
-  sessionKey: opt(z.string()),
-  runId: opt(z.string()),
-  agentId: opt(z.string()),
+  ts: f.timestamp(),
+  eventId: f.optional(f.identity('Unique per event; a redelivery repeats it.')),
+  sessionKey: f.optional(f.identity()),
+  runId: f.optional(f.identity()),
+  agentId: f.optional(f.identity()),
 };
 
-const callFields = {
+const call = {
   ...identity,
-  toolCallId: opt(z.string()),
-  toolName: nonEmpty,
-  args: z.unknown().optional().transform((v) => (v === null ? undefined : v)),
-  argsHash: opt(nonEmpty),
-  action: opt(z.string()),
+  toolCallId: f.optional(f.identity()),
+  toolName: f.name(),
+  args: f.optional(f.json("The call's arguments (JSON text on the wire).")),
+  argsHash: f.optional(f.token('Hash of the arguments, when the runner hashes them itself.', MAX_HASH_LENGTH)),
+  action: f.optional(f.text("The args' action, for hashed calls.", MAX_HASH_LENGTH)),
 };
 
-const hasRunKey = (e: { sessionKey?: string | undefined; runId?: string | undefined }) => Boolean(e.runId || e.sessionKey);
-const hasArgs = (e: { args?: unknown; argsHash?: string | undefined }) => e.args !== undefined || e.argsHash !== undefined;
-const KEY_MSG = { message: 'sessionKey or runId is required', path: ['runId'] };
-const ARGS_MSG = { message: 'args or argsHash is required', path: ['args'] };
+export const TOOL_CALL = declare('tool_call', call);
+export const TOOL_OUTCOME = declare('tool_outcome', {
+  ...call,
+  result: f.optional(f.json('The tool result (JSON text on the wire).')),
+  error: f.optional(f.error()),
+  resultHash: f.optional(f.token('Hash of the outcome, when the runner hashes it itself.', MAX_HASH_LENGTH)),
+  unknownToolName: f.optional(f.text('With resultHash: the tool the error said is unknown.', MAX_HASH_LENGTH)),
+});
+export const COMPACTION = declare('compaction', identity);
+export const RUN_END = declare('run_end', identity);
 
-const toolCall = z.object({ type: z.literal('tool_call'), ...callFields }).refine(hasRunKey, KEY_MSG).refine(hasArgs, ARGS_MSG);
-const toolOutcome = z.object({
-  type: z.literal('tool_outcome'),
-  ...callFields,
-  result: z.unknown().optional().transform((v) => (v === null ? undefined : v)),
-  error: z.union([z.string(), z.looseObject({ name: opt(z.string()), message: opt(z.string()) })]).nullish().transform((v) => v ?? undefined),
-  resultHash: opt(nonEmpty),
-  unknownToolName: opt(z.string()),
-}).refine(hasRunKey, KEY_MSG).refine(hasArgs, ARGS_MSG);
-const compaction = z.object({ type: z.literal('compaction'), ...identity }).refine(hasRunKey, KEY_MSG);
-const runEnd = z.object({ type: z.literal('run_end'), ...identity }).refine(hasRunKey, KEY_MSG);
+/** Every tool event type, in wire order. */
+export const TOOL_EVENTS = [TOOL_CALL, TOOL_OUTCOME, COMPACTION, RUN_END] as const;
+export const TOOL_EVENT_TYPES = TOOL_EVENTS.map((d) => d.type);
 
-export const toolEventSchema = z.discriminatedUnion('type', [toolCall, toolOutcome, compaction, runEnd]);
+export type ToolCallInput = { readonly type: 'tool_call' } & Shape<typeof TOOL_CALL.fields>;
+export type ToolOutcomeInput = { readonly type: 'tool_outcome' } & Shape<typeof TOOL_OUTCOME.fields>;
+export type ToolEventInput = ToolCallInput | ToolOutcomeInput | ({ readonly type: 'compaction' | 'run_end' } & Shape<typeof identity>);
 
-export type ToolCall = z.output<typeof toolCall>;
-export type ToolOutcome = z.output<typeof toolOutcome>;
-export type Compaction = z.output<typeof compaction>;
-export type RunEnd = z.output<typeof runEnd>;
-export type ToolEvent = ToolCall | ToolOutcome | Compaction | RunEnd;
+interface RunIdentity {
+  readonly ts: number;
+  readonly eventId?: string;
+  readonly sessionKey?: string;
+  readonly runId?: string;
+  readonly agentId?: string;
+}
 
-export const TOOL_EVENT_TYPES = ['tool_call', 'tool_outcome', 'compaction', 'run_end'] as const;
+/** What the processor folds: identity, tool and hashes; raw arguments and results are gone. */
+export type ToolEvent =
+  | (RunIdentity & { readonly type: 'tool_call'; readonly toolCallId?: string; readonly toolName: string; readonly argsHash: string; readonly action?: string })
+  | (RunIdentity & { readonly type: 'tool_outcome'; readonly toolCallId?: string; readonly toolName: string; readonly argsHash: string; readonly outcome?: OutcomeHash })
+  | (RunIdentity & { readonly type: 'compaction' | 'run_end' });
 
-/** The Kafka key of a tool event: its run id, else its session key. */
-export function runKeyOf(e: { runId?: string | undefined; sessionKey?: string | undefined }): string {
+export type ToolCall = Extract<ToolEvent, { type: 'tool_call' }>;
+export type ToolOutcome = Extract<ToolEvent, { type: 'tool_outcome' }>;
+
+/** The run key (and Kafka key) of a tool event: its run id, else its session key. */
+export function runKeyOf(e: { readonly runId?: string | null; readonly sessionKey?: string | null }): string {
   return e.runId || e.sessionKey || '';
+}
+
+const validators = {
+  tool_call: validator(TOOL_CALL),
+  tool_outcome: validator(TOOL_OUTCOME),
+  compaction: validator(COMPACTION),
+  run_end: validator(RUN_END),
+} as const;
+
+/** Validates a tool event (the wire contract plus §1's cross-field rules). */
+export function validateToolEvent(input: unknown): Parsed<ToolEventInput> {
+  const type = typeof input === 'object' && input !== null && Object.hasOwn(input, 'type') ? (input as { type: unknown }).type : undefined;
+  if (typeof type !== 'string' || !Object.hasOwn(validators, type)) return invalid(`type: must be one of ${TOOL_EVENT_TYPES.join(', ')}`);
+  const parsed = validators[type as keyof typeof validators](input);
+  if (!parsed.ok) return parsed;
+  const e = parsed.value as ToolEventInput;
+  if (!runKeyOf(e)) return invalid('runId: sessionKey or runId is required');
+  if ((e.type === 'tool_call' || e.type === 'tool_outcome') && e.args === undefined && e.argsHash === undefined) return invalid('args: args or argsHash is required');
+  return { ok: true, value: e };
+}
+
+/** Validates and hashes: the one way an input becomes a ToolEvent. */
+export function parseToolEvent(input: unknown): Parsed<ToolEvent> {
+  const v = validateToolEvent(input);
+  if (!v.ok) return v;
+  try {
+    return { ok: true, value: hashed(v.value) };
+  } catch (e) {
+    return invalid(`${e instanceof HashInputError ? e.field : 'args'}: ${(e as Error).message}`);
+  }
+}
+
+class HashInputError extends Error {
+  constructor(readonly field: string, cause: Error) { super(cause.message); }
+}
+
+function hashedField<T>(field: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw new HashInputError(field, e as Error);
+  }
+}
+
+function hashed(e: ToolEventInput): ToolEvent {
+  const id: RunIdentity = withIdentity(e);
+  switch (e.type) {
+    case 'tool_call': {
+      const argsHash = e.argsHash ?? hashedField('args', () => hashArgs(e.toolName, e.args));
+      const action = actionOf(e.args, e.action);
+      return { ...id, type: 'tool_call', toolCallId: e.toolCallId, toolName: e.toolName, argsHash, action };
+    }
+    case 'tool_outcome': {
+      const argsHash = e.argsHash ?? hashedField('args', () => hashArgs(e.toolName, e.args));
+      const outcome = hashedField('result', () => outcomeOf(e));
+      return { ...id, type: 'tool_outcome', toolCallId: e.toolCallId, toolName: e.toolName, argsHash, outcome };
+    }
+    case 'compaction':
+    case 'run_end':
+      return { ...id, type: e.type };
+    default: {
+      const unreachable: never = e;
+      return unreachable;
+    }
+  }
+}
+
+function withIdentity(e: ToolEventInput): RunIdentity {
+  return { ts: e.ts, eventId: e.eventId, sessionKey: e.sessionKey, runId: e.runId, agentId: e.agentId };
+}
+
+/** §1: of resultHash, error and result, the first present wins. */
+function outcomeOf(e: ToolOutcomeInput): OutcomeHash | undefined {
+  if (e.resultHash !== undefined) return e.unknownToolName !== undefined ? { resultHash: e.resultHash, unknownToolName: e.unknownToolName } : { resultHash: e.resultHash };
+  const o = hashOutcome({ toolName: e.toolName, args: e.args, action: e.action, result: e.result, error: e.error });
+  // A name taken from error text can be as long as the event; state keeps a bounded stand-in.
+  if (o?.unknownToolName !== undefined && o.unknownToolName.length > MAX_HASH_LENGTH) return { resultHash: o.resultHash, unknownToolName: `sha256:${hashValue(o.unknownToolName)}` };
+  return o;
 }

@@ -1,103 +1,60 @@
-// Folding one tool event into a run's state (SPEC §2.3, §2.5–§2.8). The verdict for a call is
-// computed here, once, and kept in `effect` (and under its eventId) for `react` and redeliveries.
+// Folding one tool event and its verdict into a run's state (docs/behaviour.md §2.3, §2.6–§2.8).
+import { rememberId } from '../kernel/idMemory.js';
 import type { ResolvedLoopDetection } from './config.js';
-import { detect } from './detect.js';
-import type { Compaction, RunEnd, ToolCall, ToolEvent, ToolOutcome } from './events.js';
-import { actionOf, hashArgs, hashOutcome, type OutcomeHash } from './hashing.js';
-import {
-  DETECTORS, NO_EFFECT, appendRecord, attachOutcome, initialRunState, noteWarning, toolRecord,
-  type Effect, type RunState, type Verdict,
-} from './state.js';
+import { guardAfter, liveState, tripleOf, type Resolve, type RunVerdict } from './decide.js';
+import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
+import { appendRecord, attachOutcome, initialRunState, noteWarning, seenKey, toolRecord, type RunState, type Verdict } from './state.js';
 
-export type Resolve = (agentId: string | undefined) => ResolvedLoopDetection;
-
-export function evolveRun(state: RunState, event: ToolEvent, resolve: Resolve, ttlMs: number): RunState {
-  const live = state.lastTs !== null && event.ts - state.lastTs > ttlMs ? initialRunState : state;
-  if (event.eventId !== undefined && Object.hasOwn(live.seen, event.eventId)) return redelivered(live, event);
+export function evolveRun(state: RunState, event: ToolEvent, verdict: RunVerdict, resolve: Resolve, ttlMs: number): RunState {
+  if (verdict.kind === 'repeat') return state;
+  const live = liveState(state, event.ts, ttlMs);
   const agentId = live.agentId ?? event.agentId ?? null;
   const cfg = resolve(agentId ?? undefined);
-  const base: RunState = { ...live, agentId, lastTs: event.ts, effect: NO_EFFECT };
+  const base: RunState = { ...live, agentId, lastTs: event.ts };
+  let next: RunState;
   switch (event.type) {
-    case 'tool_call': return remember(onCall(base, event, cfg), event, true);
-    case 'tool_outcome': return remember(onOutcome(base, event, cfg), event, false);
-    case 'compaction': return remember(onCompaction(base, event, cfg), event, false);
-    case 'run_end': return onRunEnd(event);
+    case 'tool_call':
+      next = verdict.kind === 'call' ? onCall(base, event, verdict, cfg) : base;
+      break;
+    case 'tool_outcome':
+      next = onOutcome(base, event, verdict, cfg);
+      break;
+    case 'compaction':
+      next = cfg.enabled === false ? base : { ...base, guard: { remaining: cfg.postCompactionGuard.windowSize, window: [] } };
+      break;
+    case 'run_end':
+      // The run's state goes; its event ids stay until the run key is idle for the TTL.
+      next = { ...initialRunState, lastTs: event.ts, seen: base.seen };
+      break;
     default: {
       const unreachable: never = event;
       return unreachable;
     }
   }
+  return remember(next, event, verdict);
 }
 
-/** A repeated eventId changes nothing; a repeated call gets its original verdict again. */
-function redelivered(state: RunState, event: ToolEvent): RunState {
-  const verdict = event.type === 'tool_call' ? state.seen[event.eventId!] : null;
-  const effect: Effect = verdict ? { kind: 'verdict', verdict } : NO_EFFECT;
-  return state.effect === effect ? state : { ...state, effect };
-}
-
-function remember(state: RunState, event: ToolEvent, isCall: boolean): RunState {
+function remember(state: RunState, event: ToolEvent, verdict: RunVerdict): RunState {
   if (event.eventId === undefined) return state;
-  const verdict = isCall && state.effect.kind === 'verdict' ? state.effect.verdict : null;
-  return { ...state, seen: { ...state.seen, [event.eventId]: verdict } };
+  const answer: Verdict | null = verdict.kind === 'call' ? verdict.verdict : null;
+  return { ...state, seen: rememberId(state.seen, seenKey(event.type, event.eventId), answer) };
 }
 
-const argsHashOf = (e: ToolCall | ToolOutcome): string => e.argsHash ?? hashArgs(e.toolName, e.args);
-
-const ALLOW: Verdict = { decision: 'allow' };
-
-function onCall(state: RunState, e: ToolCall, cfg: ResolvedLoopDetection): RunState {
-  if (state.aborted !== null) {
-    const verdict: Verdict = { decision: 'block', detector: DETECTORS.compactionLoopPersisted, level: 'critical', count: state.aborted.count, notify: true };
-    return { ...state, effect: { kind: 'verdict', verdict } };
-  }
-  const argsHash = argsHashOf(e);
-  let verdict: Verdict = ALLOW;
-  let warnings = state.warnings;
-  if (cfg.enabled === true) {
-    const found = detect(state.history, { toolName: e.toolName, argsHash, action: actionOf(e.args, e.action) }, cfg);
-    if (found?.decision === 'block') {
-      verdict = { decision: 'block', detector: found.detector, level: 'critical', count: found.count, notify: true, pairedToolName: found.pairedToolName };
-    } else if (found?.decision === 'warn') {
-      const noted = noteWarning(warnings, found.warningKey, found.count);
-      warnings = noted.warnings;
-      verdict = { decision: 'warn', detector: found.detector, level: 'warning', count: found.count, notify: noted.notify, pairedToolName: found.pairedToolName };
-    }
-  }
-  const record = verdict.decision !== 'block' && cfg.enabled !== false;
-  const history = record ? appendRecord(state.history, toolRecord(e.toolName, argsHash, e.toolCallId, undefined, undefined), cfg.historySize) : state.history;
-  return { ...state, history, warnings, effect: { kind: 'verdict', verdict } };
+function onCall(state: RunState, e: ToolCall, verdict: Extract<RunVerdict, { kind: 'call' }>, cfg: ResolvedLoopDetection): RunState {
+  const v = verdict.verdict;
+  const warnings = verdict.warningKey !== undefined && v.decision === 'warn' ? noteWarning(state.warnings, verdict.warningKey, v.count) : state.warnings;
+  // Blocked calls are never recorded; nor is anything while detection is explicitly off.
+  if (v.decision === 'block' || cfg.enabled === false) return warnings === state.warnings ? state : { ...state, warnings };
+  const history = appendRecord(state.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, undefined, undefined), cfg.historySize);
+  return { ...state, history, warnings };
 }
 
-function outcomeHash(e: ToolOutcome): OutcomeHash | undefined {
-  if (e.resultHash !== undefined) return e.unknownToolName !== undefined ? { resultHash: e.resultHash, unknownToolName: e.unknownToolName } : { resultHash: e.resultHash };
-  return hashOutcome({ toolName: e.toolName, args: e.args, action: e.action, result: e.result, error: e.error });
-}
-
-function onOutcome(state: RunState, e: ToolOutcome, cfg: ResolvedLoopDetection): RunState {
-  if (cfg.enabled === false) return state;
-  const hashed = outcomeHash(e);
-  if (hashed === undefined) return state;
-  const argsHash = argsHashOf(e);
-  const history = attachOutcome(state.history, toolRecord(e.toolName, argsHash, e.toolCallId, hashed.resultHash, hashed.unknownToolName), cfg.historySize);
-  const guard = state.guard;
-  if (guard === null || guard.remaining <= 0) return { ...state, history };
-  const triple = `${e.toolName}\u0000${argsHash}\u0000${hashed.resultHash}`;
-  const window = [...guard.window, triple];
-  const count = window.reduce((n, t) => (t === triple ? n + 1 : n), 0);
-  const remaining = guard.remaining - 1;
-  const nextGuard = remaining > 0 ? { remaining, window } : null;
-  if (count >= cfg.postCompactionGuard.windowSize) {
-    return { ...state, history, guard: nextGuard, aborted: { count, toolName: e.toolName }, effect: { kind: 'abort', count, toolName: e.toolName } };
-  }
-  return { ...state, history, guard: nextGuard };
-}
-
-function onCompaction(state: RunState, _e: Compaction, cfg: ResolvedLoopDetection): RunState {
-  if (cfg.enabled === false) return state;
-  return { ...state, guard: { remaining: cfg.postCompactionGuard.windowSize, window: [] } };
-}
-
-function onRunEnd(_e: RunEnd): RunState {
-  return initialRunState;
+function onOutcome(state: RunState, e: ToolOutcome, verdict: RunVerdict, cfg: ResolvedLoopDetection): RunState {
+  if (cfg.enabled === false || e.outcome === undefined) return state;
+  const { resultHash, unknownToolName } = e.outcome;
+  const history = attachOutcome(state.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, resultHash, unknownToolName), cfg.historySize);
+  if (state.guard === null) return { ...state, history };
+  const { guard } = guardAfter(state.guard, tripleOf(e, resultHash));
+  const aborted = verdict.kind === 'abort' ? { count: verdict.count, toolName: verdict.toolName } : state.aborted;
+  return { ...state, history, guard, aborted };
 }

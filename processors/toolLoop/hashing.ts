@@ -1,7 +1,7 @@
 // The hashes tool-loop detection compares (SPEC §2.2). Public API: agent runners that send
 // `argsHash` / `resultHash` instead of raw values compute them with these same functions.
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical.js';
+import { canonicalJson, MAX_DEPTH } from './canonical.js';
 
 export { canonicalJson } from './canonical.js';
 
@@ -158,14 +158,16 @@ function isMessageRecord(o: Obj): boolean {
     (typeof o.direction === 'string' || typeof o.senderId === 'string' || typeof o.accountId === 'string' || isPlainObject(o.conversation));
 }
 
-function stripVolatile(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripVolatile);
+function stripVolatile(value: unknown, depth = 0): unknown {
+  if (depth >= MAX_DEPTH) throw new RangeError(`nests deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(value)) return value.map((v) => stripVolatile(v, depth + 1));
   if (!isPlainObject(value)) return value;
   const dropId = isMessageRecord(value);
-  const out: Obj = {};
+  // No prototype: a key named `__proto__` stays a plain key, as it was in the parsed JSON.
+  const out: Obj = Object.create(null) as Obj;
   for (const [k, v] of Object.entries(value)) {
     if (VOLATILE_KEYS.has(k) || (dropId && k === 'id')) continue;
-    out[k] = stripVolatile(v);
+    out[k] = stripVolatile(v, depth + 1);
   }
   return out;
 }

@@ -1,24 +1,29 @@
-// The tool-loop processor: per run (key = runId, else sessionKey), SPEC §2.
+// The tool-loop processor: per run (key = runId, else sessionKey), docs/behaviour.md §2.
 import type { Process } from '../kernel/process.js';
 import { defaultToolLoopConfig, resolverFor, type ToolLoopConfig } from './config.js';
+import { decideRun, liveState, type RunVerdict } from './decide.js';
 import { runKeyOf, type ToolEvent } from './events.js';
 import { evolveRun } from './evolve.js';
 import { reactRun, type ToolLoopDecision } from './react.js';
-import { initialRunState, type RunState } from './state.js';
+import { MAX_EVENT_IDS, initialRunState, type RunState } from './state.js';
 
 export const TOOL_LOOP = 'tool-loop';
 
-export function toolLoopProcess(config: ToolLoopConfig = defaultToolLoopConfig): Process<RunState, ToolEvent, ToolLoopDecision> {
+export type ToolLoopProcess = Process<RunState, ToolEvent, RunVerdict, ToolLoopDecision>;
+
+export function toolLoopProcess(config: ToolLoopConfig = defaultToolLoopConfig): ToolLoopProcess {
   const resolve = resolverFor(config);
   const ttl = config.runTtlMs;
   return {
     name: TOOL_LOOP,
     initialState: initialRunState,
     keyOf: runKeyOf,
-    evolve: (state, event) => evolveRun(state, event, resolve, ttl),
+    decide: (state, event) => decideRun(state, event, resolve, ttl),
+    evolve: (state, event, verdict) => evolveRun(state, event, verdict, resolve, ttl),
     react: reactRun,
-    isEmpty: (state) => state.lastTs === null,
-    isExpired: (state, streamTime) => state.lastTs !== null && streamTime - state.lastTs > ttl,
+    drops: (state, event, verdict) => (verdict.kind !== 'repeat' && event.eventId !== undefined && liveState(state, event.ts, ttl).seen.end >= MAX_EVENT_IDS ? ['event_id'] : []),
+    isEmpty: (s) => s.lastTs === null || (s.agentId === null && s.history.length === 0 && s.guard === null && s.aborted === null && s.warnings.length === 0 && s.seen.end === 0),
+    isExpired: (s, streamTime) => s.lastTs !== null && streamTime - s.lastTs > ttl,
   };
 }
 
@@ -26,5 +31,6 @@ export * from './config.js';
 export * from './events.js';
 export * from './hashing.js';
 export * from './state.js';
-export type { ToolDecision, RunAbort, ToolLoopDecision } from './react.js';
+export { TOOL_DECISION, RUN_ABORT, type ToolDecision, type RunAbort, type ToolLoopDecision } from './react.js';
+export type { RunVerdict } from './decide.js';
 export { detect, isKnownPoll } from './detect.js';

@@ -1,69 +1,77 @@
-// Turning what an event caused into decisions (SPEC §1): one `tool_decision` for every call,
-// a `run_abort` when the post-compaction guard fires.
-import type { ToolEvent } from './events.js';
-import { runKeyOf } from './events.js';
+// The decisions a tool event's verdict publishes (docs/behaviour.md §1): one `tool_decision`
+// for every call (a redelivered call gets its original one again), a `run_abort` when the
+// post-compaction guard fires. Their fields are declared once, here.
+import { declare, f, type Record_ } from '../kernel/contract.js';
+import type { RunVerdict } from './decide.js';
+import { runKeyOf, type ToolCall, type ToolEvent } from './events.js';
 import { verdictMessage } from './messages.js';
-import { DETECTORS, type Detector, type RunState } from './state.js';
+import { DETECTOR_NAMES, DETECTORS, type Verdict } from './state.js';
 
-interface DecisionIdentity {
-  readonly key: string;
-  readonly sessionKey: string | null;
-  readonly runId: string | null;
-  readonly ts: number;
-}
+const identity = {
+  key: f.text('The run key: runId, else sessionKey.'),
+  sessionKey: f.optional(f.text()),
+  runId: f.optional(f.text()),
+  ts: f.long('Event time of the input, epoch ms.'),
+};
 
-export interface ToolDecision extends DecisionIdentity {
-  readonly type: 'tool_decision';
-  readonly toolCallId: string | null;
-  readonly toolName: string;
-  readonly decision: 'allow' | 'warn' | 'block';
-  readonly detector: Detector | null;
-  readonly level: 'warning' | 'critical' | null;
-  readonly count: number | null;
-  readonly message: string | null;
-  readonly pairedToolName: string | null;
-  readonly notify: boolean | null;
-}
+export const TOOL_DECISION = declare('tool_decision', {
+  ...identity,
+  toolCallId: f.optional(f.text()),
+  toolName: f.text(),
+  decision: f.choice(['allow', 'warn', 'block'], 'allow / warn / block.'),
+  detector: f.optional(f.choice(DETECTOR_NAMES)),
+  level: f.optional(f.choice(['warning', 'critical'])),
+  count: f.optional(f.count()),
+  message: f.optional(f.text('What to tell the model.')),
+  pairedToolName: f.optional(f.text()),
+  notify: f.optional(f.boolean('Show the warning to the model now.')),
+});
 
-export interface RunAbort extends DecisionIdentity {
-  readonly type: 'run_abort';
-  readonly detector: typeof DETECTORS.compactionLoopPersisted;
-  readonly count: number;
-  readonly toolName: string;
-  readonly message: string;
-}
+export const RUN_ABORT = declare('run_abort', {
+  ...identity,
+  detector: f.choice([DETECTORS.compactionLoopPersisted]),
+  count: f.count(),
+  toolName: f.text(),
+  message: f.text(),
+});
 
+export type ToolDecision = { readonly type: 'tool_decision' } & Record_<typeof TOOL_DECISION.fields>;
+export type RunAbort = { readonly type: 'run_abort' } & Record_<typeof RUN_ABORT.fields>;
 export type ToolLoopDecision = ToolDecision | RunAbort;
 
-export function reactRun(state: RunState, event: ToolEvent): readonly ToolLoopDecision[] {
-  const effect = state.effect;
-  if (event.type === 'tool_call' && effect.kind === 'verdict') {
-    const v = effect.verdict;
-    const blocking = v.decision !== 'allow';
-    // One literal with every field, so decisions share a single shape (this is the hot path).
-    return [{
-      type: 'tool_decision',
-      key: runKeyOf(event),
-      sessionKey: event.sessionKey ?? null,
-      runId: event.runId ?? null,
-      ts: event.ts,
-      toolCallId: event.toolCallId ?? null,
-      toolName: event.toolName,
-      decision: v.decision,
-      detector: blocking ? v.detector : null,
-      level: blocking ? v.level : null,
-      count: blocking ? v.count : null,
-      message: blocking ? verdictMessage(v.detector, v.decision, event.toolName, v.count, v.pairedToolName) : null,
-      pairedToolName: blocking ? v.pairedToolName ?? null : null,
-      notify: blocking ? v.notify : null,
-    }];
+export function reactRun(event: ToolEvent, verdict: RunVerdict): readonly ToolLoopDecision[] {
+  if (event.type === 'tool_call') {
+    if (verdict.kind === 'call') return [toolDecision(event, verdict.verdict)];
+    if (verdict.kind === 'repeat' && verdict.verdict !== null) return [toolDecision(event, verdict.verdict)];
+    return [];
   }
-  if (event.type === 'tool_outcome' && effect.kind === 'abort') {
+  if (event.type === 'tool_outcome' && verdict.kind === 'abort') {
     const detector = DETECTORS.compactionLoopPersisted;
     return [{
       type: 'run_abort', key: runKeyOf(event), sessionKey: event.sessionKey ?? null, runId: event.runId ?? null, ts: event.ts,
-      detector, count: effect.count, toolName: effect.toolName, message: verdictMessage(detector, 'block', effect.toolName, effect.count),
+      detector, count: verdict.count, toolName: verdict.toolName, message: verdictMessage(detector, 'block', verdict.toolName, verdict.count),
     }];
   }
   return [];
+}
+
+function toolDecision(event: ToolCall, v: Verdict): ToolDecision {
+  const acting = v.decision !== 'allow';
+  // One literal with every field, so decisions share a single shape (this is the hot path).
+  return {
+    type: 'tool_decision',
+    key: runKeyOf(event),
+    sessionKey: event.sessionKey ?? null,
+    runId: event.runId ?? null,
+    ts: event.ts,
+    toolCallId: event.toolCallId ?? null,
+    toolName: event.toolName,
+    decision: v.decision,
+    detector: acting ? v.detector : null,
+    level: acting ? v.level : null,
+    count: acting ? v.count : null,
+    message: acting ? verdictMessage(v.detector, v.decision, event.toolName, v.count, v.pairedToolName) : null,
+    pairedToolName: acting ? v.pairedToolName ?? null : null,
+    notify: acting ? v.notify : null,
+  };
 }

@@ -1,5 +1,6 @@
-// Per-run state of the tool-loop processor: plain, readonly, serialisable (snapshotted to the
-// changelog), never mutated in place.
+// Per-run state of the tool-loop processor: plain, immutable, serialisable (snapshotted to the
+// changelog), and bounded (docs/behaviour.md §1 "Limits").
+import { emptyIds, type IdView } from '../kernel/idMemory.js';
 
 export const DETECTORS = {
   unknownToolRepeat: 'unknown_tool_repeat',
@@ -10,6 +11,7 @@ export const DETECTORS = {
   compactionLoopPersisted: 'compaction_loop_persisted',
 } as const;
 export type Detector = (typeof DETECTORS)[keyof typeof DETECTORS];
+export const DETECTOR_NAMES = Object.values(DETECTORS);
 
 export interface ToolRecord {
   readonly toolName: string;
@@ -19,6 +21,7 @@ export interface ToolRecord {
   readonly unknownToolName?: string | undefined;
 }
 
+/** What a tool call was answered: kept per eventId so a redelivered call gets it again. */
 export type Verdict =
   | { readonly decision: 'allow' }
   | {
@@ -29,12 +32,6 @@ export type Verdict =
       readonly notify: boolean;
       readonly pairedToolName?: string | undefined;
     };
-
-/** What the latest event caused; `react` turns it into decisions. */
-export type Effect =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'verdict'; readonly verdict: Verdict }
-  | { readonly kind: 'abort'; readonly count: number; readonly toolName: string };
 
 export interface CompactionGuard {
   readonly remaining: number;
@@ -52,9 +49,11 @@ export interface RunState {
   readonly aborted: { readonly count: number; readonly toolName: string } | null;
   /** Warning key → count at its last notification, oldest first (at most 256). */
   readonly warnings: ReadonlyArray<readonly [string, number]>;
-  /** eventId → the verdict it got (tool calls) or null (other events). */
-  readonly seen: Readonly<Record<string, Verdict | null>>;
-  readonly effect: Effect;
+  /**
+   * Event ids seen, as `<type> \0 <eventId>`: the verdict for a tool call, null for other
+   * events. Kept beyond run_end, until the run is idle for the TTL.
+   */
+  readonly seen: IdView<Verdict | null>;
 }
 
 /** Records always have all five fields, in this order, so every record has one shape. */
@@ -62,21 +61,14 @@ export function toolRecord(toolName: string, argsHash: string, toolCallId: strin
   return { toolName, argsHash, toolCallId, resultHash, unknownToolName };
 }
 
-export const NO_EFFECT: Effect = { kind: 'none' };
-
-export const initialRunState: RunState = {
-  lastTs: null,
-  agentId: null,
-  history: [],
-  guard: null,
-  aborted: null,
-  warnings: [],
-  seen: {},
-  effect: NO_EFFECT,
-};
-
 export const MAX_WARNING_KEYS = 256;
 export const NOTIFY_EVERY = 10;
+export const MAX_EVENT_IDS = 4096;
+export const MAX_HISTORY_SIZE = 1000;
+
+export const initialRunState: RunState = { lastTs: null, agentId: null, history: [], guard: null, aborted: null, warnings: [], seen: emptyIds(MAX_EVENT_IDS) };
+
+export const seenKey = (type: string, eventId: string): string => `${type}\u0000${eventId}`;
 
 export function appendRecord(history: readonly ToolRecord[], record: ToolRecord, historySize: number): readonly ToolRecord[] {
   const from = Math.max(0, history.length + 1 - historySize);
@@ -102,15 +94,20 @@ export function attachOutcome(history: readonly ToolRecord[], outcome: ToolRecor
 }
 
 /** Notify on a key's first warning, then whenever its count grew by NOTIFY_EVERY or more. */
-export function noteWarning(warnings: RunState['warnings'], key: string, count: number): { warnings: RunState['warnings']; notify: boolean } {
+export function shouldNotify(warnings: RunState['warnings'], key: string, count: number): boolean {
+  const last = warnings.find(([k]) => k === key);
+  return last === undefined || count - last[1] >= NOTIFY_EVERY;
+}
+
+/** Records a notification; the oldest key goes once there are MAX_WARNING_KEYS. */
+export function noteWarning(warnings: RunState['warnings'], key: string, count: number): RunState['warnings'] {
   const i = warnings.findIndex(([k]) => k === key);
   if (i >= 0) {
-    if (count - warnings[i]![1] < NOTIFY_EVERY) return { warnings, notify: false };
     const next = warnings.slice();
     next[i] = [key, count];
-    return { warnings: next, notify: true };
+    return next;
   }
   const next = warnings.length >= MAX_WARNING_KEYS ? warnings.slice(warnings.length - MAX_WARNING_KEYS + 1) : warnings.slice();
   next.push([key, count]);
-  return { warnings: next, notify: true };
+  return next;
 }

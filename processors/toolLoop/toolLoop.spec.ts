@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { given } from '../kernel/spec.js';
 import { fold } from '../kernel/process.js';
-import { toolLoopProcess, type ToolDecision, type ToolEvent, type ToolLoopConfig, type LoopDetectionBlock } from './index.js';
-import { noteWarning, MAX_WARNING_KEYS } from './state.js';
-import { runEvents } from './testing/events.js';
+import type { ToolDecision, ToolLoopConfig, LoopDetectionBlock } from './index.js';
+import { noteWarning, shouldNotify, MAX_WARNING_KEYS } from './state.js';
+import { runEvents, toolLoopSpec as toolLoopProcess, type RawToolEvent as ToolEvent } from './testing/events.js';
 
 const cfg = (global: LoopDetectionBlock = { enabled: true }, agents: Record<string, LoopDetectionBlock> = {}, runTtlMs = 86_400_000): ToolLoopConfig => ({ global, agents, runTtlMs });
 const enabled = toolLoopProcess(cfg());
@@ -292,11 +292,11 @@ describe('per-agent config', () => {
 describe('warning keys', () => {
   it(`keeps at most ${MAX_WARNING_KEYS} keys, evicting the first inserted`, () => {
     let w: ReadonlyArray<readonly [string, number]> = [];
-    for (let i = 0; i < MAX_WARNING_KEYS + 1; i++) w = noteWarning(w, `k${i}`, 10).warnings;
+    for (let i = 0; i < MAX_WARNING_KEYS + 1; i++) w = noteWarning(w, `k${i}`, 10);
     expect(w).toHaveLength(MAX_WARNING_KEYS);
     expect(w[0]?.[0]).toBe('k1');
-    expect(noteWarning(w, 'k0', 11).notify).toBe(true);
-    expect(noteWarning(w, 'k5', 19).notify).toBe(false);
-    expect(noteWarning(w, 'k5', 20).notify).toBe(true);
+    expect(shouldNotify(w, 'k0', 11)).toBe(true);
+    expect(shouldNotify(w, 'k5', 19)).toBe(false);
+    expect(shouldNotify(w, 'k5', 20)).toBe(true);
   });
 });

@@ -140,8 +140,8 @@ export class PartitionWorker {
         this.telemetry.event(String(value.type));
         for (const d of result.decisions) {
           this.stats.decisions++;
-          this.telemetry.decision(d.type, String(d.decision ?? d.type), (d.detector as string | null | undefined) ?? null);
-          out.push({ topic: this.topics.verdicts, partition: r.partition, key: d.key, value: this.catalog.encode(this.topics.verdicts, decisionCodec, d as Record<string, unknown>) });
+          this.telemetry.decision(d.type, d.type === 'run_abort' ? d.type : d.decision, d.type === 'bot_decision' ? null : d.detector);
+          out.push({ topic: this.topics.verdicts, partition: r.partition, key: d.key, value: this.catalog.encode(this.topics.verdicts, decisionCodec, d) });
         }
         return;
       default: {

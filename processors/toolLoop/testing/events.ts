@@ -1,22 +1,56 @@
 // Builders for tool events in specs: one run, timestamps that advance by one second per event.
-import type { ToolEvent } from '../events.js';
+// Specs write events as a runner sends them (raw args and results); `toolLoopSpec` parses and
+// hashes each one on the way in, exactly as the topology does.
+import type { Process } from '../../kernel/process.js';
+import type { ToolLoopConfig } from '../config.js';
+import { parseToolEvent, type ToolEvent } from '../events.js';
+import { toolLoopProcess, type ToolLoopProcess } from '../index.js';
+
+/** An event as a runner sends it. */
+export type RawToolEvent = { readonly type: string; readonly ts: number } & Readonly<Record<string, unknown>>;
+
+export type RawToolLoopProcess = ToolLoopProcess extends Process<infer S, ToolEvent, infer V, infer D> ? Process<S, RawToolEvent, V, D> : never;
+
+/** The tool-loop processor behind the parser: what a spec feeds it is validated and hashed first. */
+export function acceptingRaw(p: ToolLoopProcess): RawToolLoopProcess {
+  const parsed = new WeakMap<object, ToolEvent>();
+  const parse = (raw: RawToolEvent): ToolEvent => {
+    let e = parsed.get(raw);
+    if (e === undefined) {
+      const r = parseToolEvent(raw);
+      if (!r.ok) throw new Error(`invalid event in spec: ${r.reason}`);
+      parsed.set(raw, (e = r.value));
+    }
+    return e;
+  };
+  return {
+    ...p,
+    keyOf: (e) => p.keyOf(parse(e)),
+    decide: (s, e) => p.decide(s, parse(e)),
+    evolve: (s, e, v) => p.evolve(s, parse(e), v),
+    react: (e, v) => p.react(parse(e), v),
+    drops: (s, e, v) => p.drops(s, parse(e), v),
+  };
+}
+
+export const toolLoopSpec = (config?: ToolLoopConfig): RawToolLoopProcess => acceptingRaw(toolLoopProcess(config));
 
 export function runEvents(runId = 'run-1', start = 1_700_000_000_000) {
   let ts = start;
   let n = 0;
   const next = () => (ts += 1000);
   return {
-    call: (toolName: string, args: unknown, extra: Record<string, unknown> = {}): ToolEvent =>
-      ({ type: 'tool_call', ts: next(), sessionKey: 's', runId, toolName, args, toolCallId: `c${++n}`, ...extra }) as ToolEvent,
-    outcome: (toolName: string, args: unknown, result: unknown, extra: Record<string, unknown> = {}): ToolEvent =>
-      ({ type: 'tool_outcome', ts: next(), sessionKey: 's', runId, toolName, args, result, ...extra }) as ToolEvent,
-    error: (toolName: string, args: unknown, error: unknown): ToolEvent =>
-      ({ type: 'tool_outcome', ts: next(), sessionKey: 's', runId, toolName, args, error }) as ToolEvent,
-    compaction: (): ToolEvent => ({ type: 'compaction', ts: next(), sessionKey: 's', runId }) as ToolEvent,
-    runEnd: (): ToolEvent => ({ type: 'run_end', ts: next(), sessionKey: 's', runId }) as ToolEvent,
+    call: (toolName: string, args: unknown, extra: Record<string, unknown> = {}): RawToolEvent =>
+      ({ type: 'tool_call', ts: next(), sessionKey: 's', runId, toolName, args, toolCallId: `c${++n}`, ...extra }),
+    outcome: (toolName: string, args: unknown, result: unknown, extra: Record<string, unknown> = {}): RawToolEvent =>
+      ({ type: 'tool_outcome', ts: next(), sessionKey: 's', runId, toolName, args, result, ...extra }),
+    error: (toolName: string, args: unknown, error: unknown): RawToolEvent =>
+      ({ type: 'tool_outcome', ts: next(), sessionKey: 's', runId, toolName, args, error }),
+    compaction: (): RawToolEvent => ({ type: 'compaction', ts: next(), sessionKey: 's', runId }),
+    runEnd: (): RawToolEvent => ({ type: 'run_end', ts: next(), sessionKey: 's', runId }),
     /** A call followed by its outcome, `times` times. */
-    repeat(times: number, toolName: string, args: unknown, result: (i: number) => unknown): ToolEvent[] {
-      const out: ToolEvent[] = [];
+    repeat(times: number, toolName: string, args: unknown, result: (i: number) => unknown): RawToolEvent[] {
+      const out: RawToolEvent[] = [];
       for (let i = 0; i < times; i++) out.push(this.call(toolName, args), this.outcome(toolName, args, result(i)));
       return out;
     },

@@ -1,0 +1,155 @@
+// The wire contract, declared once. Each event and decision type lists its fields here; from
+// that one declaration come the TypeScript types (`Shape`), the validator every input passes
+// (`validator`), and — in schemas/ — the Avro schemas and the codecs. A field added here is
+// added everywhere.
+//
+// Validation treats every input as hostile: it reads only declared own fields (never the
+// prototype chain), builds a fresh object, and checks types and limits, so nothing a producer
+// sends can reach state except what is declared.
+
+export const MAX_IDENTITY_LENGTH = 256;
+export const MAX_TS = 1e14;
+
+interface FieldBase<T> {
+  /** Phantom: the field's TypeScript type. */
+  readonly __type?: T;
+  readonly doc?: string;
+}
+
+export type Field<T = unknown> = FieldBase<T> & (
+  | { readonly kind: 'string'; readonly maxLength?: number; readonly nonEmpty?: boolean }
+  | { readonly kind: 'choice'; readonly symbols: readonly string[]; readonly avroEnum?: string }
+  | { readonly kind: 'long'; readonly min: number; readonly max: number }
+  | { readonly kind: 'int'; readonly min: number; readonly max: number }
+  | { readonly kind: 'boolean' }
+  /** Any JSON value; travels as JSON text. */
+  | { readonly kind: 'json' }
+  /** A string, or a record of optional strings (`{name, message}`). */
+  | { readonly kind: 'textOrRecord'; readonly record: string; readonly fields: readonly string[] }
+  | { readonly kind: 'position' }
+);
+
+export interface Optional<T> { readonly optional: true; readonly field: Field<T> }
+export type FieldSpec = Field | Optional<unknown>;
+export type Fields = Readonly<Record<string, FieldSpec>>;
+
+export const f = {
+  identity: (doc?: string): Field<string> => ({ kind: 'string', maxLength: MAX_IDENTITY_LENGTH, doc }),
+  name: (doc?: string): Field<string> => ({ kind: 'string', maxLength: MAX_IDENTITY_LENGTH, nonEmpty: true, doc }),
+  text: (doc?: string, maxLength?: number): Field<string> => ({ kind: 'string', maxLength, doc }),
+  token: (doc?: string, maxLength?: number): Field<string> => ({ kind: 'string', nonEmpty: true, maxLength, doc }),
+  choice: <const S extends string>(symbols: readonly S[], doc?: string, avroEnum?: string): Field<S> => ({ kind: 'choice', symbols, doc, avroEnum }),
+  timestamp: (doc = 'Event time, epoch ms.'): Field<number> => ({ kind: 'long', min: 0, max: MAX_TS, doc }),
+  long: (doc?: string): Field<number> => ({ kind: 'long', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, doc }),
+  count: (doc?: string): Field<number> => ({ kind: 'int', min: 0, max: 2 ** 31 - 1, doc }),
+  boolean: (doc?: string): Field<boolean> => ({ kind: 'boolean', doc }),
+  json: (doc?: string): Field<unknown> => ({ kind: 'json', doc }),
+  error: (doc?: string): Field<string | ErrorObject> => ({ kind: 'textOrRecord', record: 'ToolError', fields: ['name', 'message'], doc }),
+  position: (doc?: string): Field<SourcePosition> => ({ kind: 'position', doc }),
+  optional: <T>(field: Field<T>): Optional<T> => ({ optional: true, field }),
+};
+
+export interface ErrorObject { readonly name?: string; readonly message?: string }
+export interface SourcePosition { readonly topic: string; readonly partition: number; readonly offset: number }
+
+type TypeOf<F> = F extends Optional<infer T> ? T : F extends Field<infer T> ? T : never;
+type OptionalKeys<F extends Fields> = { [K in keyof F]: F[K] extends Optional<unknown> ? K : never }[keyof F];
+type RequiredKeys<F extends Fields> = Exclude<keyof F, OptionalKeys<F>>;
+
+/** The event form of a declaration: optional fields may be absent. */
+export type Shape<F extends Fields> = { readonly [K in RequiredKeys<F>]: TypeOf<F[K]> } & { readonly [K in OptionalKeys<F>]?: TypeOf<F[K]> };
+/** The decision form: every field present, optional ones `null` when they do not apply. */
+export type Record_<F extends Fields> = { readonly [K in RequiredKeys<F>]: TypeOf<F[K]> } & { readonly [K in OptionalKeys<F>]: TypeOf<F[K]> | null };
+
+export interface TypeDecl<T extends string = string, F extends Fields = Fields> {
+  readonly type: T;
+  readonly fields: F;
+}
+
+export const declare = <const T extends string, const F extends Fields>(type: T, fields: F): TypeDecl<T, F> => ({ type, fields });
+
+export const fieldOf = (spec: FieldSpec): Field => ('optional' in spec ? spec.field : spec);
+export const isOptional = (spec: FieldSpec): boolean => 'optional' in spec;
+
+// ---- validation ------------------------------------------------------------------------------
+
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+export const invalid = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
+
+const own = (o: object, k: string): unknown => (Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined);
+
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks one value against its field; returns the reason it is wrong, or undefined. */
+function check(field: Field, v: unknown): string | undefined {
+  switch (field.kind) {
+    case 'string':
+      if (typeof v !== 'string') return 'must be a string';
+      if (field.nonEmpty && v === '') return 'must not be empty';
+      if (field.maxLength !== undefined && v.length > field.maxLength) return `must be at most ${field.maxLength} characters (got ${v.length})`;
+      return undefined;
+    case 'choice':
+      return typeof v === 'string' && field.symbols.includes(v) ? undefined : `must be one of ${field.symbols.join(', ')}`;
+    case 'long':
+    case 'int':
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < field.min || v > field.max) return `must be an integer from ${field.min} to ${field.max}`;
+      return undefined;
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : 'must be a boolean';
+    case 'json':
+      return v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint' ? 'must be a JSON value' : undefined;
+    case 'textOrRecord':
+      if (typeof v === 'string') return undefined;
+      if (!isRecord(v)) return `must be a string or an object with ${field.fields.join('/')}`;
+      for (const k of field.fields) {
+        const x = own(v, k);
+        if (x !== undefined && x !== null && typeof x !== 'string') return `.${k} must be a string`;
+      }
+      return undefined;
+    case 'position':
+      return isRecord(v) ? undefined : 'must be a source position';
+    default: {
+      const unreachable: never = field;
+      return `unknown field kind ${JSON.stringify(unreachable)}`;
+    }
+  }
+}
+
+/** A fresh copy holding only what the field declares (error objects keep only their fields). */
+function normalise(field: Field, v: unknown): unknown {
+  if (field.kind !== 'textOrRecord' || typeof v === 'string') return v;
+  const out: Record<string, string> = {};
+  for (const k of field.fields) {
+    const x = own(v as object, k);
+    if (typeof x === 'string') out[k] = x;
+  }
+  return out;
+}
+
+export type Validator<T> = (input: unknown) => Parsed<T>;
+
+/**
+ * Validates an input against a declaration: `type` must match, required fields must be present,
+ * `null` counts as absent, and each present field must fit its kind and limits. The result holds
+ * exactly the declared fields that are present.
+ */
+export function validator<T extends string, F extends Fields>(decl: TypeDecl<T, F>): Validator<{ readonly type: T } & Shape<F>> {
+  const entries = Object.entries(decl.fields).map(([name, spec]) => [name, fieldOf(spec), isOptional(spec)] as const);
+  return (input) => {
+    if (!isRecord(input)) return invalid('event must be a JSON object');
+    if (own(input, 'type') !== decl.type) return invalid(`type: must be ${decl.type}`);
+    const out: Record<string, unknown> = { type: decl.type };
+    for (const [name, field, optional] of entries) {
+      const v = own(input, name);
+      if (v === undefined || v === null) {
+        if (!optional) return invalid(`${name}: is required`);
+        continue;
+      }
+      const wrong = check(field, v);
+      if (wrong !== undefined) return invalid(`${name}: ${wrong}`);
+      out[name] = normalise(field, v);
+    }
+    return { ok: true, value: out as { readonly type: T } & Shape<F> };
+  };
+}

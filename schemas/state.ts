@@ -1,0 +1,106 @@
+// Changelog codecs of the two state stores: a key's state and the input offset last folded into
+// it. Their Avro schemas are the .avsc files beside this module; they evolve BACKWARD (the
+// newest loopguard reads every older changelog value).
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import avro from 'avsc';
+import type { ConversationState, Cooldown, PairState, ReceiverState } from '../processors/botLoop/state.js';
+import { idEntries, idsFrom } from '../processors/kernel/idMemory.js';
+import { MAX_EVENT_IDS, type RunState, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
+import type { ValueCodec } from './codecs.js';
+
+/** What the changelog holds per key: the state and the input offset last folded into it. */
+export interface StoreEntry<S = unknown> {
+  readonly state: S;
+  readonly offset: number;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const SCHEMA_DIR = here.split(/[\\/]/).includes('dist') ? resolve(here, '../../schemas') : here;
+
+export function loadSchema(name: string): avro.Schema {
+  return JSON.parse(readFileSync(resolve(SCHEMA_DIR, `${name}.avsc`), 'utf8')) as avro.Schema;
+}
+
+// The Avro records as avsc reads them (unions unwrapped: null or the value).
+interface AvroVerdict { decision: string; detector: string | null; level: string | null; count: number | null; notify: boolean | null; pairedToolName: string | null }
+interface AvroRun {
+  lastTs: number | null; agentId: string | null;
+  history: Array<{ toolName: string; argsHash: string; toolCallId: string | null; resultHash: string | null; unknownToolName: string | null }>;
+  guard: { remaining: number; window: string[] } | null;
+  aborted: { count: number; toolName: string } | null;
+  warnings: Array<{ key: string; count: number }>;
+  eventIds: Array<{ eventType: string; eventId: string; verdict: AvroVerdict | null }>;
+}
+interface AvroPair { pairId: string; timestamps: number[]; cooldown: Cooldown | null; seen: Array<{ id: string; ts: number }>; streamTime: number }
+interface AvroReceiver { receiverId: string; events: Array<{ ts: number; senderId: string }>; cooldown: Cooldown | null }
+interface AvroConversation { pairList: AvroPair[]; receiverList: AvroReceiver[] }
+
+function stateCodec<S, A>(name: string, toAvro: (s: S) => A, fromAvro: (a: A) => S): ValueCodec<StoreEntry<S>> {
+  const schema = loadSchema(name);
+  return {
+    name, schema, type: avro.Type.forSchema(schema),
+    toAvro: (e) => ({ offset: e.offset, state: toAvro(e.state) }),
+    fromAvro: (r) => {
+      const { offset, state } = r as { offset: number; state: A };
+      return { offset, state: fromAvro(state) };
+    },
+  };
+}
+
+const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+function verdictToAvro(v: Verdict | null): AvroVerdict | null {
+  if (v === null) return null;
+  if (v.decision === 'allow') return { decision: 'allow', detector: null, level: null, count: null, notify: null, pairedToolName: null };
+  return { decision: v.decision, detector: v.detector, level: v.level, count: v.count, notify: v.notify, pairedToolName: v.pairedToolName ?? null };
+}
+
+function verdictFromAvro(v: AvroVerdict | null): Verdict | null {
+  if (v === null) return null;
+  if (v.decision === 'allow') return { decision: 'allow' };
+  return { decision: v.decision as 'warn' | 'block', detector: v.detector as Extract<Verdict, { detector: unknown }>['detector'], level: v.level as 'warning' | 'critical', count: v.count ?? 0, notify: v.notify ?? true, pairedToolName: orUndefined(v.pairedToolName) };
+}
+
+const SEEN_SEPARATOR = '\u0000';
+
+export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
+  'tool-loop-state',
+  (s) => ({
+    lastTs: s.lastTs, agentId: s.agentId,
+    history: s.history.map((h) => ({ toolName: h.toolName, argsHash: h.argsHash, toolCallId: h.toolCallId ?? null, resultHash: h.resultHash ?? null, unknownToolName: h.unknownToolName ?? null })),
+    guard: s.guard && { remaining: s.guard.remaining, window: [...s.guard.window] },
+    aborted: s.aborted,
+    warnings: s.warnings.map(([key, count]) => ({ key, count })),
+    eventIds: [...idEntries(s.seen)].map(([key, verdict]) => {
+      const at = key.indexOf(SEEN_SEPARATOR);
+      return { eventType: key.slice(0, at), eventId: key.slice(at + 1), verdict: verdictToAvro(verdict) };
+    }),
+  }),
+  (a) => ({
+    lastTs: a.lastTs, agentId: a.agentId,
+    history: a.history.map((h): ToolRecord => ({ toolName: h.toolName, argsHash: h.argsHash, toolCallId: orUndefined(h.toolCallId), resultHash: orUndefined(h.resultHash), unknownToolName: orUndefined(h.unknownToolName) })),
+    guard: a.guard && { remaining: a.guard.remaining, window: [...a.guard.window] },
+    aborted: a.aborted && { count: a.aborted.count, toolName: a.aborted.toolName },
+    warnings: a.warnings.map((w) => [w.key, w.count] as const),
+    seen: idsFrom(a.eventIds.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const), MAX_EVENT_IDS),
+  }),
+);
+
+export const botLoopStateCodec = stateCodec<ConversationState, AvroConversation>(
+  'bot-loop-state',
+  (s) => ({
+    pairList: [...s.pairs].map(([pairId, p]) => ({ pairId, timestamps: [...p.timestamps], cooldown: p.cooldown, seen: p.seen.map(([id, ts]) => ({ id, ts })), streamTime: p.streamTime })),
+    receiverList: [...s.receivers].map(([receiverId, r]) => ({ receiverId, events: r.events.map(([ts, senderId]) => ({ ts, senderId })), cooldown: r.cooldown })),
+  }),
+  (a) => ({
+    pairs: new Map(a.pairList.map((p): [string, PairState] => [p.pairId, {
+      timestamps: [...p.timestamps], cooldown: p.cooldown && { start: p.cooldown.start, until: p.cooldown.until },
+      seen: p.seen.map((x) => [x.id, x.ts] as const), streamTime: p.streamTime,
+    }])),
+    receivers: new Map(a.receiverList.map((r): [string, ReceiverState] => [r.receiverId, {
+      events: r.events.map((e) => [e.ts, e.senderId] as const), cooldown: r.cooldown && { start: r.cooldown.start, until: r.cooldown.until },
+    }])),
+  }),
+);
