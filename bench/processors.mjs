@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Processor throughput on the standard benchmark traffic (../shared/bench/gen-stream.mjs).
+// Processor throughput on the standard benchmark traffic (bench/gen-stream.mjs).
 //
 //   npm run build && node bench/processors.mjs [--events 100000] [--iterations 5]
 //
@@ -19,7 +19,7 @@ import { InMemoryDriver } from '../dist/topology/testing/driver.js';
 const arg = (k, d) => { const i = process.argv.indexOf(`--${k}`); return i > 0 ? Number(process.argv[i + 1]) : d; };
 const EVENTS = arg('events', 100_000);
 const ITER = arg('iterations', 5);
-const gen = resolve(import.meta.dirname, '../../shared/bench/gen-stream.mjs');
+const gen = resolve(import.meta.dirname, 'gen-stream.mjs');
 
 function traffic(hashed) {
   const runs = 2000;

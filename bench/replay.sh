@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/data
-gen=../shared/bench/gen-stream.mjs
+gen=bench/gen-stream.mjs
 [ -s bench/data/raw.jsonl ] || node "$gen" --runs 2000 --calls 50 > bench/data/raw.jsonl
 [ -s bench/data/hashed.jsonl ] || node "$gen" --runs 2000 --calls 50 --hashed > bench/data/hashed.jsonl
 for f in raw hashed; do
