@@ -60,7 +60,7 @@ describe('bench/gen-stream.mjs', () => {
     for (const line of linesOf(['--runs', '8', '--calls', '40', '--args-bytes', '80', '--result-bytes', '40'])) {
       const r = driver.pipe(JSON.parse(line));
       if (!r.ok) throw new Error(r.reason);
-      for (const d of r.decisions) if (d.decision === 'block') blocked.add(d.key);
+      for (const d of r.decisions) if (d.type === 'tool_decision' && d.decision === 'block') blocked.add(d.key);
     }
     expect([...blocked].sort()).toEqual(['run-0', 'run-4']);
   });
