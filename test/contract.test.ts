@@ -10,7 +10,13 @@ import { collectDecisions, lg, lgOk, session, waitFor, world } from './helpers/h
 function nextVersion(): ValueCodec<Record<string, unknown>> {
   const schema = loadSchema('tool-event') as { fields: object[] };
   const v2 = { ...schema, fields: [...schema.fields, { name: 'traceId', type: ['null', 'string'], default: null }] };
-  return { ...toolEventCodec, schema: v2 as avro.Schema, type: avro.Type.forSchema(v2 as avro.Schema), toAvro: (e) => ({ ...(toolEventCodec.toAvro(e) as object), traceId: e.traceId ?? null }) };
+  return { ...toolEventCodec, schema: v2 as avro.Schema, type: avro.Type.forSchema(v2 as avro.Schema), toAvro: (e) => ({ ...(toolEventCodec.toAvro(e) as object), traceId: e.traceId ?? null }),
+    // the next version declares the field, so its reader keeps it
+    fromAvro: (r) => {
+      const traceId = (r as { traceId?: string | null }).traceId;
+      return { ...toolEventCodec.fromAvro(r), ...(typeof traceId === 'string' ? { traceId } : {}) };
+    },
+  };
 }
 
 describe('schema evolution', () => {
