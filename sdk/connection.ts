@@ -1,6 +1,6 @@
 // What both SDK clients share: a Kafka session, the schema catalog, one producer, and a
 // follower of the decision topic that resolves waiting requests by correlation key.
-import { decisionCodec, type ValueCodec } from '../schemas/codecs.js';
+import { decisionCodec, type Decision, type ValueCodec } from '../schemas/codecs.js';
 import { COMPATIBILITY, SchemaCatalog } from '../schemas/registry.js';
 import { configFrom } from '../topology/config.js';
 import { createLogger, type Logger } from '../topology/logger.js';
@@ -28,7 +28,7 @@ export interface ClientOptions {
   readonly logger?: Logger;
 }
 
-export type Decision = Record<string, unknown> & { type: string; key: string };
+export type { Decision } from '../schemas/codecs.js';
 
 interface Waiter {
   resolve(d: Decision | undefined): void;
@@ -104,7 +104,7 @@ export class Connection {
   private async onRecord(value: Buffer | null): Promise<void> {
     let d: Decision;
     try {
-      d = (await this.catalog.decode(value, decisionCodec)) as Decision;
+      d = await this.catalog.decode(value, decisionCodec);
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'undecodable decision skipped');
       return;

@@ -44,7 +44,7 @@ export class LoopguardDispatcher {
     conn.onDecision((d) => {
       if (d.type !== 'bot_decision' || d.decision !== 'suppress') return;
       const known = this.cooldowns.get(d.key);
-      if (known === undefined || known.until < Number(d.cooldownUntil)) this.cooldowns.set(d.key, { until: Number(d.cooldownUntil), reason: d.reason as InboundVerdict['reason'] });
+      if (d.cooldownUntil !== null && (known === undefined || known.until < d.cooldownUntil)) this.cooldowns.set(d.key, { until: d.cooldownUntil, reason: d.reason });
     });
   }
 
@@ -65,15 +65,15 @@ export class LoopguardDispatcher {
     const topic = this.conn.topics.channelEvents;
     const key = pairKeyOf(event);
     const partition = this.conn.partitionOf(topic, conversationKeyOf(event));
-    const value = this.conn.catalog.encode(topic, channelEventCodec, event as unknown as Record<string, unknown>);
+    const value = this.conn.catalog.encode(topic, channelEventCodec, event);
     const known = this.cooldowns.get(key);
     if (known !== undefined && event.ts < known.until) {
       await this.conn.publish(topic, partition, key, value);
       return { deliver: false, reason: known.reason, cooldownUntil: known.until, answeredBy: 'local-cooldown' };
     }
     const d = await this.conn.request(topic, partition, key, value, `${key}/${event.eventId}`);
-    if (d === undefined) return { deliver: this.failure === 'open', reason: null, cooldownUntil: null, answeredBy: this.failure === 'open' ? 'fail-open' : 'fail-closed' };
-    return { deliver: d.decision === 'deliver', reason: (d.reason as InboundVerdict['reason']) ?? null, cooldownUntil: (d.cooldownUntil as number | null) ?? null, answeredBy: 'loopguard' };
+    if (d === undefined || d.type !== 'bot_decision') return { deliver: this.failure === 'open', reason: null, cooldownUntil: null, answeredBy: this.failure === 'open' ? 'fail-open' : 'fail-closed' };
+    return { deliver: d.decision === 'deliver', reason: d.reason, cooldownUntil: d.cooldownUntil, answeredBy: 'loopguard' };
   }
 
   close(): Promise<void> { return this.conn.close(); }

@@ -4,6 +4,7 @@
 // raw tool data never leaves the runner unless `sendRaw` is set.
 import { randomUUID } from 'node:crypto';
 import { toolEventCodec } from '../schemas/codecs.js';
+import { runKeyOf } from '../processors/toolLoop/events.js';
 import { actionOf, hashArgs, hashOutcome } from '../processors/toolLoop/hashing.js';
 import { Connection, type ClientOptions, type Decision } from './connection.js';
 
@@ -45,7 +46,6 @@ export interface RunnerOptions extends ClientOptions {
   readonly onAbort?: (abort: RunAbortNotice) => void;
 }
 
-const runKey = (r: RunRef) => r.runId || r.sessionKey;
 
 export class LoopguardRunner {
   private readonly aborted = new Map<string, RunAbortNotice>();
@@ -63,12 +63,12 @@ export class LoopguardRunner {
 
   /** The abort of a run, once loopguard has ended it (compaction loop). */
   abortOf(run: RunRef): RunAbortNotice | undefined {
-    return this.aborted.get(runKey(run));
+    return this.aborted.get(runKeyOf(run));
   }
 
   async beforeToolCall(call: ToolCallInput): Promise<ToolVerdict> {
     const toolCallId = call.toolCallId ?? randomUUID();
-    const key = runKey(call);
+    const key = runKeyOf(call);
     const args = this.argsFields(call.toolName, call.args);
     if (args.argsHash !== undefined) this.rememberArgs(`${key}/${toolCallId}`, args.argsHash);
     const event = { type: 'tool_call', ts: Date.now(), ...this.identity(call), toolCallId, toolName: call.toolName, ...args };
@@ -79,15 +79,12 @@ export class LoopguardRunner {
     }
     const topic = this.conn.topics.toolEvents;
     const d = await this.conn.request(topic, this.conn.partitionOf(topic, key), key, this.conn.catalog.encode(topic, toolEventCodec, event), `${key}/${toolCallId}`);
-    if (d === undefined) return this.failurePolicy(call.toolName, toolCallId);
-    return {
-      decision: d.decision as ToolVerdict['decision'], toolCallId, message: (d.message as string | null) ?? null, notify: d.notify === true,
-      detector: (d.detector as string | null) ?? null, count: (d.count as number | null) ?? null, answeredBy: 'loopguard',
-    };
+    if (d === undefined || d.type !== 'tool_decision') return this.failurePolicy(call.toolName, toolCallId);
+    return { decision: d.decision, toolCallId, message: d.message, notify: d.notify === true, detector: d.detector, count: d.count, answeredBy: 'loopguard' };
   }
 
   async afterToolCall(call: ToolCallInput & { toolCallId: string }, outcome: { result?: unknown; error?: unknown }): Promise<void> {
-    const key = runKey(call);
+    const key = runKeyOf(call);
     const known = this.pendingArgs.get(`${key}/${call.toolCallId}`);
     this.pendingArgs.delete(`${key}/${call.toolCallId}`);
     const args = known !== undefined ? { argsHash: known, action: actionOf(call.args) ?? null } : this.argsFields(call.toolName, call.args);
@@ -99,12 +96,12 @@ export class LoopguardRunner {
   }
 
   compacted(run: RunRef): Promise<void> {
-    return this.send(runKey(run), { type: 'compaction', ts: Date.now(), ...this.identity(run) });
+    return this.send(runKeyOf(run), { type: 'compaction', ts: Date.now(), ...this.identity(run) });
   }
 
   async runEnded(run: RunRef): Promise<void> {
-    await this.send(runKey(run), { type: 'run_end', ts: Date.now(), ...this.identity(run) });
-    this.aborted.delete(runKey(run));
+    await this.send(runKeyOf(run), { type: 'run_end', ts: Date.now(), ...this.identity(run) });
+    this.aborted.delete(runKeyOf(run));
   }
 
   close(): Promise<void> { return this.conn.close(); }
@@ -138,7 +135,7 @@ export class LoopguardRunner {
 
   private noticeAbort(d: Decision): void {
     if (d.type !== 'run_abort') return;
-    const notice = { runKey: d.key, toolName: String(d.toolName), count: Number(d.count), message: String(d.message) };
+    const notice = { runKey: d.key, toolName: d.toolName, count: d.count, message: d.message };
     if (!this.aborted.has(d.key)) this.opts.onAbort?.(notice);
     this.aborted.set(d.key, notice);
   }

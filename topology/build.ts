@@ -35,5 +35,5 @@ export function botLoopNode(config: LoopguardConfig): ProcessorNode<BotMessage> 
 }
 
 export function buildTopology(config: LoopguardConfig): Topology {
-  return makeTopology([toolLoopNode(config), botLoopNode(config)], config.topics);
+  return makeTopology([toolLoopNode(config), botLoopNode(config)], config.topics, { maxFutureSkewMs: config.settings.maxFutureSkewSeconds * 1000 });
 }

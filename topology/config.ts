@@ -9,6 +9,7 @@ import JSON5 from 'json5';
 import { z } from 'zod';
 import { DEFAULT_RUN_TTL_MS, loopDetectionBlockSchema, type LoopDetectionBlock, type ToolLoopConfig } from '../processors/toolLoop/config.js';
 import { loadBotLoopConfig, type BotLoopConfig } from '../processors/botLoop/config.js';
+import { isRecord as isObj } from '../processors/kernel/contract.js';
 import { formatIssues } from '../processors/validation.js';
 import { ERROR_CODES, LoopguardError } from './errors.js';
 import { DEFAULT_TOPICS, type TopicNames } from './topology.js';
@@ -17,6 +18,7 @@ const d = <T extends z.ZodType>(t: T, doc: string) => t.describe(doc);
 
 export const loopguardBlockSchema = z.strictObject({
   runTtlSeconds: d(z.number().int().positive().default(DEFAULT_RUN_TTL_MS / 1000), 'Runs idle longer than this (event time) start fresh.'),
+  maxFutureSkewSeconds: d(z.number().int().positive().default(300), 'Events whose ts is further ahead of the processing host\'s clock are invalid (dead-letter reason future_timestamp).'),
   topics: z.strictObject({
     toolEvents: d(z.string().min(1).default(DEFAULT_TOPICS.toolEvents), 'Input topic for tool events.'),
     channelEvents: d(z.string().min(1).default(DEFAULT_TOPICS.channelEvents), 'Input topic for bot messages.'),
@@ -81,7 +83,6 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, path: string):
   return fail(full, formatIssues(r.error.issues));
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number): ToolLoopConfig {
   const tools = raw.tools;

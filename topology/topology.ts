@@ -1,7 +1,7 @@
 // The topology as data: which topic feeds which processor, where its state lives, where
 // decisions and dead letters go. Built once from config; the in-memory driver and the Kafka
 // runtime both run exactly this.
-import type { Parsed } from '../processors/kernel/contract.js';
+import { isRecord, type Parsed } from '../processors/kernel/contract.js';
 import type { AnyProcess } from '../processors/kernel/process.js';
 
 export type { Decision } from '../schemas/codecs.js';
@@ -37,9 +37,15 @@ export const DEFAULT_TOPICS: TopicNames = {
   changelogPrefix: 'loopguard.',
 };
 
+export interface TopologyLimits {
+  /** Events whose ts is further ahead of the processing host's clock than this are invalid. */
+  readonly maxFutureSkewMs: number;
+}
+
 export interface Topology {
   readonly nodes: readonly ProcessorNode[];
   readonly topics: TopicNames;
+  readonly limits: TopologyLimits;
   nodeForTopic(topic: string): ProcessorNode | undefined;
   nodeForType(type: string): ProcessorNode | undefined;
   describe(): string;
@@ -51,14 +57,14 @@ export type Routed =
 
 /** Finds an event's processor by its JSON `type` and validates it there. */
 export function route(topology: Topology, value: unknown): Routed {
-  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  const type = isRecord(value) && Object.hasOwn(value, 'type') ? value.type : undefined;
   const node = typeof type === 'string' ? topology.nodeForType(type) : undefined;
   if (node === undefined) return { ok: false, reason: `type: unknown event type ${JSON.stringify(type ?? null)}` };
   const parsed = node.parse(value);
   return parsed.ok ? { ok: true, node, event: parsed.value } : { ok: false, reason: parsed.reason };
 }
 
-export function makeTopology(nodes: readonly ProcessorNode[], topics: TopicNames): Topology {
+export function makeTopology(nodes: readonly ProcessorNode[], topics: TopicNames, limits: TopologyLimits = { maxFutureSkewMs: 300_000 }): Topology {
   const byTopic = new Map<string, ProcessorNode>();
   const byType = new Map<string, ProcessorNode>();
   const stores = new Set<string>();
@@ -73,6 +79,7 @@ export function makeTopology(nodes: readonly ProcessorNode[], topics: TopicNames
   return {
     nodes,
     topics,
+    limits,
     nodeForTopic: (t) => byTopic.get(t),
     nodeForType: (t) => byType.get(t),
     describe: () => [

@@ -2,7 +2,7 @@
 // state before it: the answer, and the pair and receiver states the message leads to, which
 // `evolve` then puts in place. Nothing here changes state.
 import { resolveBotLoop, type BotLoopConfig, type ResolvedBotLoop } from './config.js';
-import { isTrackable, type BotMessage } from './events.js';
+import { botPair, isTrackable, type BotMessage } from './events.js';
 import {
   CONVERSATION_WINDOW_MS, MAX_PAIRS, MAX_RECEIVER_EVENTS, MAX_SEEN_IDS, REASONS, inCooldown,
   type ConversationState, type Cooldown, type PairState, type Reason, type ReceiverState,
@@ -28,7 +28,7 @@ const UNTRACKED: BotVerdict = { answer: DELIVER, dropped: [] };
 const EMPTY_PAIR: PairState = { timestamps: [], cooldown: null, seen: [], streamTime: Number.NEGATIVE_INFINITY };
 const EMPTY_RECEIVER: ReceiverState = { events: [], cooldown: null };
 
-export const pairIdOf = (e: BotMessage): string => (e.senderId < e.receiverId ? `${e.senderId}\u0000${e.receiverId}` : `${e.receiverId}\u0000${e.senderId}`);
+export const pairIdOf = (e: BotMessage): string => botPair(e).join('\u0000');
 
 export function decideMessage(state: ConversationState, e: BotMessage, config: BotLoopConfig): BotVerdict {
   const cfg = resolveBotLoop(config, e.channel, e.accountId, e.conversationId);

@@ -87,6 +87,8 @@ function check(field: Field, v: unknown): string | undefined {
     case 'string':
       if (typeof v !== 'string') return 'must be a string';
       if (field.nonEmpty && v === '') return 'must not be empty';
+      // Avro carries UTF-8: a lone surrogate would come back as U+FFFD, a different key.
+      if (!v.isWellFormed()) return 'must be well-formed Unicode (it has a lone surrogate)';
       if (field.maxLength !== undefined && v.length > field.maxLength) return `must be at most ${field.maxLength} characters (got ${v.length})`;
       return undefined;
     case 'choice':

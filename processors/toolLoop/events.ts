@@ -2,7 +2,7 @@
 // untrusted object into the hashed event the processor folds. Hashing happens here, once per
 // event, so a hostile value (nesting too deep to hash, say) is an invalid event, not a failure
 // inside the fold, and the processor only ever sees hashes.
-import { declare, f, invalid, validator, type Parsed, type Shape } from '../kernel/contract.js';
+import { declare, f, invalid, isRecord, validator, type Parsed, type Shape } from '../kernel/contract.js';
 import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
 
 /** Hashes are `<toolName>:` + 64 hex digits when loopguard computes them; runners may send their own. */
@@ -75,7 +75,7 @@ const validators = {
 
 /** Validates a tool event (the wire contract plus §1's cross-field rules). */
 export function validateToolEvent(input: unknown): Parsed<ToolEventInput> {
-  const type = typeof input === 'object' && input !== null && Object.hasOwn(input, 'type') ? (input as { type: unknown }).type : undefined;
+  const type = isRecord(input) && Object.hasOwn(input, 'type') ? input.type : undefined;
   if (typeof type !== 'string' || !Object.hasOwn(validators, type)) return invalid(`type: must be one of ${TOOL_EVENT_TYPES.join(', ')}`);
   const parsed = validators[type as keyof typeof validators](input);
   if (!parsed.ok) return parsed;

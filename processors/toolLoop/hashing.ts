@@ -32,7 +32,8 @@ export interface OutcomeHash {
 
 type Obj = Record<string, unknown>;
 
-export const isPlainObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isRecord as isPlainObject } from '../kernel/contract.js';
+import { isRecord as isPlainObject } from '../kernel/contract.js';
 
 /** The args' `action` (a string), from raw args or from the event's own `action` field. */
 export function actionOf(args: unknown, action?: string): string | undefined {

@@ -14,7 +14,8 @@ export class InMemoryDriver {
   private readonly tasks = new Map<string, PartitionTask>();
   private readonly nextOffset = new Map<string, number>();
 
-  constructor(readonly topology: Topology, readonly partitions = 1) {}
+  /** `now` is the clock the future-skew limit is checked against (replay: its own). */
+  constructor(readonly topology: Topology, readonly partitions = 1, private readonly now: () => number = Date.now) {}
 
   /** Routes one event (the JSON form of SPEC §1) by its `type`, as `loopguard produce` does. */
   pipe(value: unknown): PipeResult {
@@ -30,6 +31,8 @@ export class InMemoryDriver {
     const r = task.processEvent({ topic: node.inputTopic, partition, offset, value }, event);
     task.drainDirty();
     task.compact(offset + 1);
+    // An invalid event keeps its offset, as it would in the input topic (produced, then dead-lettered).
+    if (r.kind === 'invalid') return { ok: false, reason: r.reason };
     return r.kind === 'decided' ? { ok: true, decisions: r.decisions } : { ok: true, decisions: [] };
   }
 
@@ -43,7 +46,7 @@ export class InMemoryDriver {
   private task(node: ProcessorNode, partition: number): PartitionTask {
     const id = `${node.name}/${partition}`;
     let t = this.tasks.get(id);
-    if (t === undefined) this.tasks.set(id, (t = new PartitionTask(node, partition)));
+    if (t === undefined) this.tasks.set(id, (t = new PartitionTask(node, partition, { maxFutureSkewMs: this.topology.limits.maxFutureSkewMs, now: this.now })));
     return t;
   }
 }

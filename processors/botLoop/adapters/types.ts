@@ -1,5 +1,6 @@
 // Channel adapters turn a platform's native inbound payload into a `bot_message` fact, or say
 // why it is not one. Only messages written by another bot become facts (SPEC §3.1).
+import { isRecord } from '../../kernel/contract.js';
 import type { BotMessage } from '../events.js';
 
 export type IgnoreReason = 'not_a_message' | 'human' | 'self' | 'missing_identity';
@@ -17,7 +18,7 @@ export interface ReceiverContext {
 export const ignored = (reason: IgnoreReason): AdapterResult => ({ kind: 'ignored', reason });
 
 export type Obj = Record<string, unknown>;
-export const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+export const obj = (v: unknown): Obj | undefined => (isRecord(v) ? v : undefined);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 
 export function fact(channel: string, ctx: ReceiverContext, f: { conversationId?: string | undefined; senderId?: string | undefined; ts?: number | undefined; eventId?: string | undefined }): AdapterResult {
