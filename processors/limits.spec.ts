@@ -1,0 +1,117 @@
+// The rules that keep one key's traffic from hurting the processor or another key
+// (docs/behaviour.md §1 "Limits", eventId memory, §3.4), at their boundaries.
+import { describe, expect, it } from 'vitest';
+import { botLoopProcess, MAX_PAIRS, type BotDecision, type BotMessage } from './botLoop/index.js';
+import { fold } from './kernel/process.js';
+import { given } from './kernel/spec.js';
+import { parseToolEvent, validateToolEvent } from './toolLoop/events.js';
+import { MAX_EVENT_IDS, type ToolDecision } from './toolLoop/index.js';
+import { runEvents, toolLoopSpec } from './toolLoop/testing/events.js';
+import { parseBotMessage } from './botLoop/events.js';
+
+const T0 = 1_700_000_000_000;
+const tool = toolLoopSpec({ global: { enabled: true, warningThreshold: 2, criticalThreshold: 4 }, agents: {}, runTtlMs: 60_000 });
+const calls = (ds: readonly unknown[]) => ds.filter((d): d is ToolDecision => (d as ToolDecision).type === 'tool_decision');
+
+describe('tool eventIds', () => {
+  it('say nothing across event types: a call with an outcome\'s eventId is decided', () => {
+    const r = runEvents();
+    given(tool, [{ ...r.outcome('read', { p: 1 }, 'x'), eventId: 'e1' }]).when({ ...r.call('read', { p: 1 }), eventId: 'e1' }).then((ds) => {
+      expect(calls(ds)).toHaveLength(1);
+    });
+  });
+  it('outlive run_end: a redelivered call of an ended run gets its original decision, an outcome is ignored', () => {
+    const r = runEvents();
+    const loop = r.repeat(2, 'read', { p: 1 }, () => 'same');
+    const warned = { ...r.call('read', { p: 1 }), eventId: 'c3' };
+    const outcome = { ...r.outcome('read', { p: 1 }, 'same'), eventId: 'o3' };
+    const history = [...loop, warned, outcome, r.runEnd()];
+    const original = given(tool, [...loop]).when(warned).decisions;
+    expect(original).toMatchObject([{ decision: 'warn' }]);
+    const scenario = given(tool, history);
+    expect(scenario.when(warned).decisions).toEqual(original);
+    expect(scenario.when(outcome).state).toBe(scenario.state);
+  });
+  it('are forgotten once the run key has been idle for the TTL', () => {
+    const r = runEvents();
+    const call = { ...r.call('read', { p: 1 }), eventId: 'c1' };
+    const before = given(tool, [call, r.runEnd()]);
+    r.advance(60_001);
+    const again = { ...call, ts: call.ts + 70_000 };
+    expect(before.when(again).state).not.toBe(before.state);
+  });
+  it(`keep the ${MAX_EVENT_IDS} newest per run: the oldest is then decided afresh`, () => {
+    const r = runEvents();
+    const ids = Array.from({ length: MAX_EVENT_IDS + 1 }, (_, i) => ({ ...r.compaction(), eventId: `e${i}` }));
+    const s = given(tool, ids);
+    expect(s.when({ ...ids[1]!, ts: ids.at(-1)!.ts + 1 }).state).toBe(s.state);
+    expect(s.when({ ...ids[0]!, ts: ids.at(-1)!.ts + 1 }).state).not.toBe(s.state);
+    expect(tool.drops(s.state, { ...r.compaction(), eventId: 'new' }, tool.decide(s.state, { ...r.compaction(), eventId: 'new' }))).toEqual(['event_id']);
+  });
+  it('may be any string, __proto__ and constructor included', () => {
+    const r = runEvents('__proto__');
+    const call = { ...r.call('constructor', { p: 1 }), eventId: '__proto__', sessionKey: 'toString' };
+    const first = given(tool).when(call);
+    expect(calls(first.decisions)).toMatchObject([{ decision: 'allow', key: '__proto__', toolName: 'constructor' }]);
+    expect(given(tool, [call]).when(call).decisions).toEqual(first.decisions);
+  });
+});
+
+describe('event limits', () => {
+  const call = (extra: Record<string, unknown>) => ({ type: 'tool_call', ts: T0, runId: 'r', toolName: 'read', args: {}, ...extra });
+  it.each([
+    [{ ts: 1.5 }, 'ts'], [{ ts: -1 }, 'ts'], [{ ts: 1e14 + 1 }, 'ts'], [{ ts: 1e300 }, 'ts'], [{ ts: 2 ** 53 - 1 }, 'ts'],
+    [{ runId: 'x'.repeat(257) }, 'runId'], [{ eventId: 'e'.repeat(257) }, 'eventId'], [{ toolName: 't'.repeat(257) }, 'toolName'],
+    [{ runId: 'a\uD800b' }, 'runId'], [{ sessionKey: 7 }, 'sessionKey'],
+  ])('refuses %j naming %s', (extra, field) => {
+    const r = validateToolEvent(call(extra));
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.reason).toMatch(new RegExp(`^${field}:`));
+  });
+  it.each([[{ ts: 0 }], [{ ts: 1e14 }], [{ runId: 'x'.repeat(256) }]])('accepts %j at the limit', (extra) => {
+    expect(validateToolEvent(call(extra)).ok).toBe(true);
+  });
+  it('refuses arguments nested deeper than it hashes, naming the field', () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const r = parseToolEvent(call({ args: deep }));
+    expect(r).toMatchObject({ ok: false, reason: expect.stringMatching(/^args: nests deeper than/) });
+    const o = parseToolEvent({ type: 'tool_outcome', ts: T0, runId: 'r', toolName: 'exec', args: {}, result: deep });
+    expect(o).toMatchObject({ ok: false, reason: expect.stringMatching(/^result: nests deeper than/) });
+  });
+  it('reads only declared own fields, never the prototype chain', () => {
+    const hostile = JSON.parse('{"type":"bot_message","ts":1,"channel":"c","accountId":"a","conversationId":"x","senderId":"s","receiverId":"r","__proto__":{"eventId":"injected"}}');
+    const r = parseBotMessage(hostile);
+    expect(r.ok && Object.keys(r.value)).toEqual(['type', 'ts', 'channel', 'accountId', 'conversationId', 'senderId', 'receiverId']);
+  });
+});
+
+describe('bot-loop bounds and the revised conversation budget', () => {
+  const msg = (ts: number, from: string, to: string, extra: Partial<BotMessage> = {}): BotMessage =>
+    ({ type: 'bot_message', ts, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: from, receiverId: to, ...extra });
+  it('judges an event inside its pair cooldown by the conversation budget, which reports the later cooldownUntil', () => {
+    const p = botLoopProcess({ defaults: { maxEventsPerWindow: 2, cooldownSeconds: 60, maxConversationBotEvents: 5 }, channels: {} });
+    // A–B trips its pair budget at T0+2 (cooldown to T0+60_002); C brings B's burst to the limit.
+    // The next A→B, inside the pair cooldown, exceeds it with two busy senders and trips it.
+    const history = [msg(T0, 'A', 'B'), msg(T0 + 1, 'A', 'B'), msg(T0 + 2, 'A', 'B'), msg(T0 + 3, 'C', 'B'), msg(T0 + 4, 'C', 'B')];
+    given(p, history).when(msg(T0 + 10, 'A', 'B')).then((ds) => {
+      expect(ds).toMatchObject([{ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: T0 + 10 + 60_000 }]);
+    });
+  });
+  it(`keeps at most ${MAX_PAIRS} pairs per conversation, dropping the pair whose newest event is oldest`, () => {
+    const p = botLoopProcess({ defaults: {}, channels: {} });
+    const events = Array.from({ length: MAX_PAIRS + 1 }, (_, i) => msg(T0 + i, `S${i}`, 'R'));
+    const s = fold(p, p.initialState, events).state;
+    expect(s.pairs.size).toBe(MAX_PAIRS);
+    expect(s.pairs.has('R\u0000S0')).toBe(false);
+    expect(s.pairs.has(`R\u0000S${MAX_PAIRS}`)).toBe(true);
+    const before = fold(p, p.initialState, events.slice(0, MAX_PAIRS)).state;
+    expect(p.drops(before, events.at(-1)!, p.decide(before, events.at(-1)!))).toEqual(['pair']);
+  });
+  it('takes channel and bot ids as plain names (constructor, __proto__, toString)', () => {
+    const p = botLoopProcess({ defaults: { maxEventsPerWindow: 1 }, channels: {} });
+    const m = (ts: number) => ({ ...msg(ts, '__proto__', 'toString'), channel: 'constructor' });
+    const ds = given(p).whenAll([m(T0), m(T0 + 1)]) as readonly BotDecision[];
+    expect(ds.map((d) => d.decision)).toEqual(['deliver', 'suppress']);
+  });
+});
