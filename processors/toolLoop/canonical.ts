@@ -21,7 +21,88 @@ function str(s: string): string {
 export const MAX_DEPTH = 512;
 
 export function canonicalJson(value: unknown): string {
+  try {
+    const plain = sortedPlain(value, 0);
+    if (plain !== NOT_PLAIN) return JSON.stringify(plain);
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+  }
+  return writeCanonical(value);
+}
+
+/** The general writer: every rule above, one value at a time. */
+export function writeCanonical(value: unknown): string {
   return write(value, new Set());
+}
+
+// The fast path, for values shaped as JSON.parse makes them (plain objects and arrays,
+// well-formed strings, finite numbers, booleans, null): put keys in canonical order — reusing
+// every object already in order — and let the native serialiser write the text. Anything else
+// (undefined, NaN, Dates, cycles, lone surrogates, index-like keys out of order) takes the
+// general writer, which gives the same text for these values, only slower.
+const NOT_PLAIN = Symbol('not plain');
+const TOO_DEEP = Symbol('too deep');
+const INDEX_LIKE = /^(?:0|[1-9]\d{0,9})$/;
+
+function sortedPlain(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() ? value : NOT_PLAIN;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN;
+    case 'boolean':
+      return value;
+    case 'object':
+      if (value === null) return null;
+      if (depth >= MAX_DEPTH) throw TOO_DEEP; // deep, or a cycle: the general writer tells which
+      return Array.isArray(value) ? sortedArray(value, depth) : sortedObject(value, depth);
+    default:
+      return NOT_PLAIN;
+  }
+}
+
+function sortedArray(items: readonly unknown[], depth: number): unknown {
+  if (Object.getPrototypeOf(items) !== Array.prototype) return NOT_PLAIN;
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const v = sortedPlain(item, depth + 1);
+    if (v === NOT_PLAIN) return NOT_PLAIN;
+    if (copy === undefined && v !== item) copy = items.slice(0, i);
+    if (copy !== undefined) copy.push(v);
+  }
+  return copy ?? items;
+}
+
+function sortedObject(obj: object, depth: number): unknown {
+  const proto = Object.getPrototypeOf(obj);
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  const keys = Object.keys(obj);
+  let inOrder = true;
+  let indexLike = false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (!k.isWellFormed()) return NOT_PLAIN;
+    if (i > 0 && keys[i - 1]! > k) inOrder = false;
+    if (!indexLike && INDEX_LIKE.test(k)) indexLike = true;
+  }
+  const values = new Array<unknown>(keys.length);
+  let changed = !inOrder;
+  for (let i = 0; i < keys.length; i++) {
+    const v = (obj as Record<string, unknown>)[keys[i]!];
+    const s = sortedPlain(v, depth + 1);
+    if (s === NOT_PLAIN) return NOT_PLAIN;
+    values[i] = s;
+    if (s !== v) changed = true;
+  }
+  if (!changed) return obj;
+  // An object orders index-like keys numerically whatever the insertion order.
+  if (indexLike && !inOrder) return NOT_PLAIN;
+  const order = keys.map((_, i) => i);
+  if (!inOrder) order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const i of order) out[keys[i]!] = values[i];
+  return out;
 }
 
 function write(value: unknown, path: Set<object>): string {

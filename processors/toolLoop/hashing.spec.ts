@@ -1,10 +1,22 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { writeCanonical } from './canonical.js';
 import { canonicalJson, hashArgs, hashOutcome, hashValue, unknownToolNameOf } from './hashing.js';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 describe('canonical JSON', () => {
+  it('writes the same text on its fast path as the general writer, for any value', () => {
+    const keys = fc.oneof(fc.string(), fc.constantFrom('__proto__', '0', '1', '10', '9', '01', 'a\uD800', 'b'));
+    const leaf = fc.oneof(fc.string({ unit: 'binary' }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+    const value = fc.letrec((tie) => ({
+      any: fc.oneof({ depthSize: 'small' }, leaf, tie('arr'), tie('obj')),
+      arr: fc.array(tie('any'), { maxLength: 4 }),
+      obj: fc.dictionary(keys, tie('any'), { maxKeys: 5, noNullPrototype: false }),
+    })).any;
+    fc.assert(fc.property(fc.oneof(value, fc.jsonValue()), (v) => { expect(canonicalJson(v)).toBe(writeCanonical(v)); }), { numRuns: 2000 });
+  });
   it('sorts keys by JS string order and writes no whitespace', () => {
     expect(canonicalJson({ b: 1, a: [true, null, 'x'], B: { d: 2, c: 1 } })).toBe('{"B":{"c":1,"d":2},"a":[true,null,"x"],"b":1}');
   });

@@ -1,14 +1,18 @@
 // The hashes tool-loop detection compares (SPEC §2.2). Public API: agent runners that send
 // `argsHash` / `resultHash` instead of raw values compute them with these same functions.
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import { canonicalJson, MAX_DEPTH } from './canonical.js';
 
 export { canonicalJson } from './canonical.js';
 
 /** Lowercase hex SHA-256 of the canonical JSON of `value`. */
 export function hashValue(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
+  return sha256(canonicalJson(value));
 }
+
+// One-shot hashing where Node has it (20.12+): no Hash object per value.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const sha256 = oneShot !== undefined ? (text: string) => oneShot('sha256', text, 'hex') : (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** `<toolName>:` + hash of the args. */
 export function hashArgs(toolName: string, args: unknown): string {
