@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../main.js';
 import { configOption } from '../options.js';
@@ -13,16 +14,26 @@ export function registerReplay(program: Command, ctx: Context): void {
     .addOption(configOption())
     .option('--skip-invalid', 'report invalid lines on stderr and continue (default: stop at the first)', false)
     .addOption(new Option('--partitions <n>', 'partitions to key events into (default: loopguard.topics.partitions), so ids and source positions match the Kafka runtime').argParser((v) => positiveInt(v, '--partitions')))
-    .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number }) => {
+    .addOption(new Option('--workers <n>', 'threads that parse and hash input while the main one folds (0: none); output is the same either way').default(defaultWorkers(), 'one per spare core, at most 2').argParser((v) => nonNegativeInt(v, '--workers')))
+    .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number }) => {
       const config = ctx.config(opts);
       const log = ctx.logger(config, 'replay');
       const input = openInput(file);
       const stats = await replay(config, input.stream, process.stdout, {
         skipInvalid: opts.skipInvalid,
         partitions: opts.partitions ?? config.settings.topics.partitions,
+        workers: opts.workers,
       }, log, progressBar(input.size, 'replay'));
       log.info(stats, 'replay finished');
     });
+}
+
+const defaultWorkers = () => Math.min(2, Math.max(0, availableParallelism() - 1));
+
+function nonNegativeInt(v: string, name: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got ${v}`);
+  return n;
 }
 
 export function positiveInt(v: string, name: string): number {

@@ -17,18 +17,21 @@ export class InMemoryDriver {
   /** `now` is the clock the future-skew limit is checked against (replay: its own). */
   constructor(readonly topology: Topology, readonly partitions = 1, private readonly now: () => number = Date.now) {}
 
-  /** Routes one event (the JSON form of SPEC §1) by its `type`, as `loopguard produce` does. */
+  /** Routes one event (the JSON form of docs/behaviour.md §1) by its `type`, as `loopguard produce` does. */
   pipe(value: unknown): PipeResult {
     const routed = route(this.topology, value);
-    if (!routed.ok) return routed;
-    const { node, event } = routed;
+    return routed.ok ? this.pipeParsed(routed.node, routed.event) : routed;
+  }
+
+  /** Folds an event its node has already parsed (replay parses in workers). */
+  pipeParsed(node: ProcessorNode, event: unknown): PipeResult {
     const key = node.process.keyOf(event);
     const partition = partitionFor(key, this.partitions);
     const tp = `${node.inputTopic}/${partition}`;
     const offset = this.nextOffset.get(tp) ?? 0;
     this.nextOffset.set(tp, offset + 1);
     const task = this.task(node, partition);
-    const r = task.processEvent({ topic: node.inputTopic, partition, offset, value }, event);
+    const r = task.processEvent({ topic: node.inputTopic, partition, offset, value: event }, event);
     task.drainDirty();
     task.compact(offset + 1);
     // An invalid event keeps its offset, as it would in the input topic (produced, then dead-lettered).
