@@ -6,7 +6,7 @@ import { configFrom } from '../../topology/config.js';
 import type { Decision } from '../../topology/task.js';
 import { InMemoryDriver } from '../../topology/testing/driver.js';
 import { demoConfig, demoScenarios } from '../demo/traffic.js';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 
 const VERDICT_WIDTH = 10;
 

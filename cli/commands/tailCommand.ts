@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { decisionCodec } from '../../schemas/codecs.js';
 import { connect } from '../connect.js';
 import { LineWriter } from '../jsonLines.js';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 
 const nonNegative = (name: string) => (v: string) => {
