@@ -2,6 +2,7 @@
 import { botLoopProcess, botMessageSchema, BOT_LOOP, pairKeyOf, type BotMessage } from '../processors/botLoop/index.js';
 import { toolEventSchema, toolLoopProcess, TOOL_EVENT_TYPES, TOOL_LOOP, type ToolEvent } from '../processors/toolLoop/index.js';
 import { parseWith } from '../processors/validation.js';
+import { botLoopStateCodec, channelEventCodec, decisionCodec, toolEventCodec, toolLoopStateCodec } from '../schemas/codecs.js';
 import type { LoopguardConfig } from './config.js';
 import { makeTopology, type ProcessorNode, type TopicNames, type Topology } from './topology.js';
 
@@ -18,6 +19,7 @@ export function toolLoopNode(config: LoopguardConfig): ProcessorNode {
     eventIdOf: (e: ToolEvent) => e.eventId,
     messageKeyOf: (e: ToolEvent) => e.runId || e.sessionKey || '',
     store: { name: store, changelogTopic: changelog(config.topics, store) },
+    codecs: { input: toolEventCodec, state: toolLoopStateCodec, output: decisionCodec },
   };
 }
 
@@ -32,6 +34,7 @@ export function botLoopNode(config: LoopguardConfig): ProcessorNode {
     eventIdOf: (e: BotMessage) => e.eventId,
     messageKeyOf: (e: BotMessage) => pairKeyOf(e),
     store: { name: store, changelogTopic: changelog(config.topics, store) },
+    codecs: { input: channelEventCodec, state: botLoopStateCodec, output: decisionCodec },
   };
 }
 

@@ -3,6 +3,18 @@
 // runtime both run exactly this.
 import type { Process } from '../processors/kernel/process.js';
 import type { Parsed } from '../processors/validation.js';
+import type { ValueCodec } from '../schemas/codecs.js';
+import type { StoreEntry } from './task.js';
+
+/** How a node's records look on the wire, as Kafka Streams gives serdes to sources and sinks. */
+export interface NodeCodecs<S = any> {
+  /** Values of the input topic. */
+  readonly input: ValueCodec<Record<string, unknown>>;
+  /** Values of the store's changelog. */
+  readonly state: ValueCodec<StoreEntry<S>>;
+  /** Decisions, on the decision topic. */
+  readonly output: ValueCodec<Record<string, unknown>>;
+}
 
 export interface ProcessorNode<S = any, E = any, D extends { type: string; key: string } = any> {
   readonly name: string;
@@ -16,6 +28,7 @@ export interface ProcessorNode<S = any, E = any, D extends { type: string; key: 
   /** The Kafka record key. Partitioning always follows `process.keyOf` (the state key). */
   readonly messageKeyOf: (event: E) => string;
   readonly store: { readonly name: string; readonly changelogTopic: string };
+  readonly codecs: NodeCodecs<S>;
 }
 
 export interface TopicNames {
