@@ -21,7 +21,7 @@ import { buildTopology } from '../dist/topology/build.js';
 import { configFrom } from '../dist/topology/config.js';
 import { createLogger } from '../dist/topology/logger.js';
 import { partitionFor } from '../dist/topology/partitioner.js';
-import { connectKafka } from '../dist/topology/runtime/kafka.js';
+import { connectKafka } from '../dist/topology/runtime/kafkajs/index.js';
 import { topicSpecs } from '../dist/topology/runtime/wiring.js';
 
 const arg = (k, d) => { const i = process.argv.indexOf(`--${k}`); return i > 0 ? Number(process.argv[i + 1]) : d; };
@@ -71,11 +71,11 @@ function startLoopguard(w) {
 }
 
 async function startPassthrough(w, kafka) {
-  const sender = await kafka.producer();
   const c = kafka.groupConsumer(`${w.name}-pt`, { topics: [w.config.topics.toolEvents], fromBeginning: true });
+  const sink = await c.sink();
   await c.run({ onBatch: async (b) => {
-    await sender.send(b.records.map((r) => ({ topic: `${w.name}.passthrough`, partition: r.partition, key: r.key, value: r.value })));
-    await c.commit(b.topic, b.partition, b.records.at(-1).offset + 1);
+    const copies = b.records.map((r) => ({ topic: `${w.name}.passthrough`, partition: r.partition, key: r.key, value: r.value }));
+    await sink.commit([copies], { topic: b.topic, partition: b.partition, nextOffset: b.records.at(-1).offset + 1 });
     return b.records.at(-1).offset;
   } });
   return { stop: () => c.stop() };

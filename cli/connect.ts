@@ -2,7 +2,8 @@
 import { SchemaCatalog } from '../schemas/registry.js';
 import type { LoopguardConfig } from '../topology/config.js';
 import type { Logger } from '../topology/logger.js';
-import { connectKafka, type KafkaSession } from '../topology/runtime/kafka.js';
+import { connectKafka } from '../topology/runtime/kafkajs/index.js';
+import type { KafkaSession } from '../topology/runtime/port.js';
 
 export interface Connected {
   readonly kafka: KafkaSession;

@@ -3,9 +3,11 @@
 import { decisionCodec, type Decision, type ValueCodec } from '../schemas/codecs.js';
 import { COMPATIBILITY, SchemaCatalog } from '../schemas/registry.js';
 import { configFrom } from '../topology/config.js';
+import { ERROR_CODES, LoopguardError } from '../topology/errors.js';
 import { createLogger, type Logger } from '../topology/logger.js';
 import { partitionFor } from '../topology/partitioner.js';
-import { connectKafka, type KafkaSession, type PartitionFollower, type Sender } from '../topology/runtime/kafka.js';
+import { connectKafka } from '../topology/runtime/kafkajs/index.js';
+import type { KafkaSession, PartitionFollower, Sender } from '../topology/runtime/port.js';
 import { DEFAULT_TOPICS, type TopicNames } from '../topology/topology.js';
 
 export interface ClientOptions {
@@ -72,7 +74,7 @@ export class Connection {
 
   partitionOf(topic: string, stateKey: string): number {
     const n = this.partitions.get(topic);
-    if (n === undefined) throw new Error(`topic ${topic} does not exist (create it with \`loopguard topics create\`)`);
+    if (n === undefined) throw new LoopguardError(ERROR_CODES.kafka, `topic ${topic} does not exist (create it with \`loopguard topics create\`)`, { topic });
     return partitionFor(stateKey, n);
   }
 

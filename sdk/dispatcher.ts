@@ -6,6 +6,7 @@ import { channelEventCodec } from '../schemas/codecs.js';
 import { conversationKeyOf, pairKeyOf, type BotMessage } from '../processors/botLoop/events.js';
 import { fromDiscord, fromFeishu, fromGoogleChat, fromMatrix, fromSlack, fromTelegram, type AdapterResult } from '../processors/botLoop/adapters/index.js';
 import type { MatrixContext, ReceiverContext, SlackContext } from '../processors/botLoop/adapters/index.js';
+import { unreachable } from '../topology/errors.js';
 import { Connection, type ClientOptions } from './connection.js';
 
 export interface InboundVerdict {
@@ -29,8 +30,8 @@ function adapt(i: Inbound): AdapterResult {
     case 'feishu': return fromFeishu(i.payload, i.context);
     case 'telegram': return fromTelegram(i.payload, i.context);
     default: {
-      const unreachable: never = i;
-      throw new Error(`no adapter for ${JSON.stringify(unreachable)}`);
+      const none: never = i;
+      return unreachable('inbound channel', none);
     }
   }
 }

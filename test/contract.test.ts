@@ -3,7 +3,7 @@ import avro from 'avsc';
 import { describe, expect, it } from 'vitest';
 import { loadSchema, toolEventCodec, type ValueCodec } from '../schemas/codecs.js';
 import { COMPATIBILITY } from '../schemas/registry.js';
-import { DEAD_LETTER_HEADERS } from '../topology/runtime/partitionWorker.js';
+import { DEAD_LETTER_HEADERS } from '../topology/runtime/deadLetter.js';
 import { collectDecisions, lg, lgOk, session, waitFor, world } from './helpers/harness.js';
 
 /** The tool-event schema plus one optional field: the next version a producer might ship. */

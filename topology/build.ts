@@ -1,6 +1,7 @@
 // buildTopology(config): the two processors, their input topics, stores and changelogs.
 import { botLoopProcess, BOT_LOOP, pairKeyOf, parseBotMessage, type BotMessage } from '../processors/botLoop/index.js';
 import { parseToolEvent, runKeyOf, toolLoopProcess, TOOL_EVENT_TYPES, TOOL_LOOP, type ToolEvent } from '../processors/toolLoop/index.js';
+import { botLoopStateCodec, channelEventCodec, decisionCodec, toolEventCodec, toolLoopStateCodec } from '../schemas/codecs.js';
 import type { LoopguardConfig } from './config.js';
 import { makeTopology, type ProcessorNode, type TopicNames, type Topology } from './topology.js';
 
@@ -17,6 +18,7 @@ export function toolLoopNode(config: LoopguardConfig): ProcessorNode<ToolEvent> 
     eventIdOf: (e: ToolEvent) => e.eventId,
     messageKeyOf: runKeyOf,
     store: { name: store, changelogTopic: changelog(config.topics, store) },
+    codecs: { input: toolEventCodec, state: toolLoopStateCodec, output: decisionCodec },
   };
 }
 
@@ -31,6 +33,7 @@ export function botLoopNode(config: LoopguardConfig): ProcessorNode<BotMessage> 
     eventIdOf: (e: BotMessage) => e.eventId,
     messageKeyOf: (e: BotMessage) => pairKeyOf(e),
     store: { name: store, changelogTopic: changelog(config.topics, store) },
+    codecs: { input: channelEventCodec, state: botLoopStateCodec, output: decisionCodec },
   };
 }
 

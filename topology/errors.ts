@@ -1,13 +1,16 @@
 // One error base with a closed list of codes; `context` is plain data pino can serialise.
+// `retriable` marks infrastructure failures worth another attempt (a broker or registry that
+// may come back); retry loops retry nothing else.
 
 export const ERROR_CODES = {
   configInvalid: 'CONFIG_INVALID',
   configUnreadable: 'CONFIG_UNREADABLE',
   eventInvalid: 'EVENT_INVALID',
-  decodeFailed: 'DECODE_FAILED',
   schemaRegistry: 'SCHEMA_REGISTRY',
   kafka: 'KAFKA',
   usage: 'USAGE',
+  /** A broken invariant of loopguard itself: a bug, never bad input. */
+  internal: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -27,3 +30,11 @@ export class LoopguardError extends Error {
     return { name: this.name, code: this.code, message: this.message, context: this.context, retriable: this.retriable };
   }
 }
+
+/** For the default branch of an exhaustive switch, and other branches the types rule out. */
+export function unreachable(what: string, value: unknown): never {
+  throw new LoopguardError(ERROR_CODES.internal, `unreachable: ${what} ${JSON.stringify(value)}`, { value: String(value) });
+}
+
+/** A retry loop's verdict on an error: only a LoopguardError marked retriable earns another attempt. */
+export const isRetriable = (e: unknown): boolean => e instanceof LoopguardError && e.retriable;

@@ -3,8 +3,19 @@
 // runtime both run exactly this.
 import { isRecord, type Parsed } from '../processors/kernel/contract.js';
 import type { AnyProcess } from '../processors/kernel/process.js';
+import type { Decision, StoreEntry, ValueCodec } from '../schemas/codecs.js';
 
-export type { Decision } from '../schemas/codecs.js';
+/** How a node's records look on the wire, as Kafka Streams gives serdes to sources and sinks. */
+export interface NodeCodecs {
+  /** Values of the input topic. */
+  readonly input: ValueCodec<Record<string, unknown>>;
+  /** Values of the store's changelog. */
+  readonly state: ValueCodec<StoreEntry<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Decisions, on the decision topic. */
+  readonly output: ValueCodec<Decision>;
+}
+
+export type { Decision };
 
 export interface ProcessorNode<E = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   readonly name: string;
@@ -18,6 +29,7 @@ export interface ProcessorNode<E = any> { // eslint-disable-line @typescript-esl
   /** The Kafka record key. Partitioning always follows `process.keyOf` (the state key). */
   readonly messageKeyOf: (event: E) => string;
   readonly store: { readonly name: string; readonly changelogTopic: string };
+  readonly codecs: NodeCodecs;
 }
 
 export interface TopicNames {

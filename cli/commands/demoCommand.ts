@@ -7,7 +7,7 @@ import type { Decision } from '../../topology/topology.js';
 import { summarise, type DecisionSummary } from '../render.js';
 import { InMemoryDriver } from '../../topology/testing/driver.js';
 import { demoConfig, demoScenarios } from '../demo/traffic.js';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 
 const VERDICT_WIDTH = 10;
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 import { registerDemo } from './demoCommand.js';
 import { registerProduce } from './produceCommand.js';
 import { registerReplay } from './replayCommand.js';

@@ -4,11 +4,11 @@ import { partitionFor } from '../../topology/partitioner.js';
 import { buildTopology } from '../../topology/build.js';
 import { route } from '../../topology/topology.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
-import type { OutRecord } from '../../topology/runtime/kafka.js';
-import { registerSchemas, wiringOf } from '../../topology/runtime/wiring.js';
+import type { OutRecord } from '../../topology/runtime/port.js';
+import { registerSchemas } from '../../topology/runtime/wiring.js';
 import { connect } from '../connect.js';
 import { openInput, readJsonLines } from '../jsonLines.js';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 import { progressBar } from '../progress.js';
 
@@ -51,7 +51,7 @@ export function registerProduce(program: Command, ctx: Context): void {
               topic: node.inputTopic,
               partition: partitionFor(node.process.keyOf(event), counts.get(node.inputTopic)!),
               key: node.messageKeyOf(event),
-              value: catalog.encode(node.inputTopic, wiringOf(node).input, value),
+              value: catalog.encode(node.inputTopic, node.codecs.input, value),
             });
             if (batch.length >= BATCH) { await sender.send(batch); sent += batch.length; batch = []; }
           }

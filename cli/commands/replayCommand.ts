@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 import { openInput } from '../jsonLines.js';
 import { progressBar } from '../progress.js';

@@ -8,7 +8,7 @@ import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
 import { EMIT_FROM_HEADER, EMIT_FROM_KEY } from '../../topology/runtime/partitionWorker.js';
 import { topicSpecs } from '../../topology/runtime/wiring.js';
 import { connect } from '../connect.js';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 
 interface Target { topic: string; partition: number; offset: number }

@@ -3,7 +3,7 @@ import { buildTopology } from '../../topology/build.js';
 import { StreamProcessor } from '../../topology/runtime/processor.js';
 import { PrometheusTelemetry } from '../../topology/runtime/telemetry.js';
 import { connect } from '../connect.js';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 
 export function registerRun(program: Command, ctx: Context): void {

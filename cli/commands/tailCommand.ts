@@ -6,7 +6,7 @@ import { decisionCodec } from '../../schemas/codecs.js';
 import { connect } from '../connect.js';
 import { LineWriter } from '../jsonLines.js';
 import { formatDecision } from '../render.js';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 
 const nonNegative = (name: string) => (v: string) => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { buildTopology } from '../../topology/build.js';
 import { topicSpecs } from '../../topology/runtime/wiring.js';
 import { connect } from '../connect.js';
-import type { Context } from '../main.js';
+import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 
 export function registerTopics(program: Command, ctx: Context): void {

@@ -11,7 +11,8 @@ import { decisionCodec } from '../../schemas/codecs.js';
 import { SchemaCatalog } from '../../schemas/registry.js';
 import { configFrom, type LoopguardConfig } from '../../topology/config.js';
 import { createLogger } from '../../topology/logger.js';
-import { connectKafka, type KafkaSession } from '../../topology/runtime/kafka.js';
+import { connectKafka } from '../../topology/runtime/kafkajs/index.js';
+import type { KafkaSession } from '../../topology/runtime/port.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'loopguard-it-'));

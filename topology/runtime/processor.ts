@@ -1,42 +1,31 @@
-// `loopguard run`: one consumer group over the input topics, one PartitionWorker (task + store)
-// per assigned input partition. A newly assigned partition restores its store from its
-// changelog partition before it processes anything; a revoked one is dropped, so getting it
-// back later means restoring again from what its other owner wrote.
-import { setTimeout as delay } from 'node:timers/promises';
+// `loopguard run`: one consumer group over the input topics, one PartitionWorker per assigned
+// input partition (see assignments.ts), outputs made durable through the port's sinks.
 import type { SchemaCatalog } from '../../schemas/registry.js';
 import type { LoopguardConfig } from '../config.js';
 import { ERROR_CODES, LoopguardError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { PartitionTask } from '../task.js';
 import type { Topology } from '../topology.js';
-import type { Batch, GroupConsumer, KafkaSession, Sender } from './kafka.js';
-import { PartitionWorker, atLeastOnce, exactlyOnce, type BatchOutput } from './partitionWorker.js';
-import { registerSchemas, topicSpecs, wiringOf } from './wiring.js';
+import { Assignments } from './assignments.js';
+import type { Assignment, Batch, CrashReport, KafkaSession, RecordSource, Sink } from './port.js';
+import { checkTopics, registerWithRetry } from './startup.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
-
-interface Assigned {
-  readonly worker: PartitionWorker;
-  readonly output: BatchOutput;
-  close(): Promise<void>;
-}
 
 export interface ProcessorOptions {
   readonly maxEventBytes: number;
   readonly registryAttempts: number;
 }
 
-const tp = (topic: string, partition: number) => `${topic}/${partition}`;
-
 export class StreamProcessor {
-  private readonly workers = new Map<string, Promise<Assigned>>();
-  private sender: Sender | undefined;
-  private consumer: GroupConsumer | undefined;
-  private running: Promise<void> | undefined;
+  private sink: Sink | undefined;
+  private source: RecordSource | undefined;
   private stopping = false;
-  private readonly log: Logger;
   private joined = false;
   private restoring = 0;
-  /** Called when the consumer dies of an error it will not retry. */
+  /** `topic\tpartition` of every input partition held now. */
+  private readonly held = new Set<string>();
+  private readonly log: Logger;
+  private readonly assignments: Assignments;
+  /** Called when the consumer dies of an error its client will not recover from by itself. */
   onFatal: (error: Error) => void = () => {};
 
   constructor(
@@ -49,29 +38,31 @@ export class StreamProcessor {
     private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {
     this.log = log.child({ component: 'processor' });
+    this.assignments = new Assignments({
+      topology, kafka, catalog, log: this.log, telemetry, maxEventBytes: opts.maxEventBytes,
+      sinkFor: (topic, p) => this.sinkFor(topic, p),
+      onRestoring: (n) => { this.restoring = n; this.updateReady(); },
+    });
   }
 
   async start(): Promise<void> {
-    await this.registerWithRetry();
-    await this.checkTopics();
-    this.sender = await this.kafka.producer();
-    this.consumer = this.kafka.groupConsumer(this.config.settings.consumer.groupId, {
+    const { settings } = this.config;
+    await registerWithRetry(this.catalog, this.topology, this.opts.registryAttempts, settings.schemaRegistry.url, this.log);
+    await checkTopics(this.kafka, this.config, this.topology);
+    this.source = this.kafka.groupConsumer(settings.consumer.groupId, {
       topics: this.topology.nodes.map((n) => n.inputTopic),
       fromBeginning: true,
       concurrency: 2,
-      sessionTimeoutMs: this.config.settings.consumer.sessionTimeoutMs,
+      sessionTimeoutMs: settings.consumer.sessionTimeoutMs,
     });
-    this.running = this.consumer.run({
-      onAssign: (a) => this.assigned(a),
+    if (settings.processing.guarantee === 'at_least_once') this.sink = await this.source.sink();
+    await this.source.run({
+      onAssigned: (a) => this.assigned(a),
+      onRevoked: (a) => this.revoked(a),
       onBatch: (b) => this.batch(b),
-      onCrash: (e) => {
-        this.log.error({ err: e }, 'consumer crashed');
-        this.telemetry.setLive(false);
-        if ((e as { retriable?: boolean }).retriable !== true) this.onFatal(e);
-      },
+      onCrash: (r) => this.crashed(r),
     });
-    await this.running;
-    this.log.info({ group: this.config.settings.consumer.groupId }, 'processor started');
+    this.log.info({ group: settings.consumer.groupId }, 'processor started');
   }
 
   async stop(): Promise<void> {
@@ -80,60 +71,50 @@ export class StreamProcessor {
     this.telemetry.setReady(false);
     this.telemetry.setLive(false);
     this.log.info('stopping: finishing in-flight batches and committing');
-    await this.consumer?.stop();
-    for (const w of this.workers.values()) await w.then((a) => a.close(), () => undefined);
-    await this.sender?.close();
+    await this.source?.stop();
+    await this.assignments.closeAll();
+    await this.sink?.close();
     await this.kafka.close();
     this.log.info('stopped');
   }
 
-  private assigned(assignment: Map<string, number[]>): void {
-    const now = new Set<string>();
-    for (const [topic, partitions] of assignment) for (const p of partitions) now.add(tp(topic, p));
-    for (const [key, assigned] of [...this.workers]) {
-      if (now.has(key)) continue;
-      this.workers.delete(key);
-      void assigned.then((a) => a.close(), () => undefined);
-    }
-    this.log.info({ assignment: Object.fromEntries(assignment) }, 'partitions assigned');
-    this.joined = true;
-    this.updateReady();
-    for (const [topic, partitions] of assignment) {
-      const fresh = partitions.filter((p) => !this.workers.has(tp(topic, p)));
-      if (fresh.length > 0) this.restore(topic, fresh);
-    }
+  private sinkFor(topic: string, partition: number): Promise<{ sink: Sink; close(): Promise<void> }> {
+    if (this.sink !== undefined) return Promise.resolve({ sink: this.sink, close: async () => {} });
+    // One transactional id per input partition: whoever owns the partition next fences us.
+    return this.source!.transactionalSink(`${this.config.settings.consumer.groupId}.${topic}.${partition}`).then((sink) => ({ sink, close: () => sink.close() }));
   }
 
-  // Restores all newly assigned partitions of one input topic with one changelog read. Under
-  // exactly-once each partition first gets its transactional producer: connecting it fences a
-  // zombie predecessor and aborts its open transaction, so the read-committed restore sees
-  // everything that will ever be committed for the partition.
-  private restore(topic: string, partitions: number[]): void {
-    const node = this.topology.nodeForTopic(topic);
-    if (node === undefined) throw new Error(`no processor for topic ${topic}`);
-    const wiring = wiringOf(node);
-    const groupId = this.config.settings.consumer.groupId;
-    const exactly = this.config.settings.processing.guarantee === 'exactly_once';
-    const started = Date.now();
-    this.restoring++;
+  private assigned(gained: Assignment): void {
+    for (const [topic, ps] of gained) for (const p of ps) this.held.add(`${topic}\t${p}`);
+    this.logHeld({ gained: Object.fromEntries(gained) });
+    this.joined = true;
     this.updateReady();
-    const ready = (async () => {
-      const assigned = new Map<number, Assigned>();
-      for (const p of partitions) {
-        const worker = new PartitionWorker(new PartitionTask(node, p), wiring, this.catalog, this.topology.topics, this.opts.maxEventBytes, this.log.child({ topic, partition: p }), this.telemetry);
-        if (exactly) {
-          const tx = await this.kafka.transactionalProducer(`${groupId}.${topic}.${p}`);
-          assigned.set(p, { worker, output: exactlyOnce(tx, groupId), close: () => tx.close() });
-        } else {
-          assigned.set(p, { worker, output: atLeastOnce(this.sender!, this.consumer!), close: async () => {} });
-        }
-      }
-      const records = await this.kafka.readToEnd(node.store.changelogTopic, partitions, (r) => assigned.get(r.partition)!.worker.restoreRecord(r));
-      this.log.info({ topic, partitions, records, ms: Date.now() - started }, 'state restored from changelog');
-      this.telemetry.restored(topic, (Date.now() - started) / 1000, records);
-      return assigned;
-    })().finally(() => { this.restoring--; this.updateReady(); });
-    for (const p of partitions) this.workers.set(tp(topic, p), ready.then((a) => a.get(p)!));
+    for (const [topic, partitions] of gained) this.assignments.assign(topic, partitions);
+  }
+
+  private revoked(lost: Assignment): void {
+    for (const [topic, ps] of lost) for (const p of ps) this.held.delete(`${topic}\t${p}`);
+    this.logHeld({ lost: Object.fromEntries(lost) });
+    for (const [topic, partitions] of lost) this.assignments.revoke(topic, partitions);
+  }
+
+  /** Logs what this instance holds now, after every change, so the last line is the truth. */
+  private logHeld(change: Record<string, unknown>): void {
+    const assignment: Record<string, number[]> = {};
+    for (const k of this.held) { const [topic, p] = k.split('\t') as [string, string]; (assignment[topic] ??= []).push(Number(p)); }
+    this.log.info({ assignment, ...change }, 'partitions assigned');
+  }
+
+  // kafkajs restarts itself after some failures (its CRASH event says so); only a crash it
+  // will not recover from ends the process, for a supervisor to restart.
+  private crashed({ error, restarting }: CrashReport): void {
+    if (restarting) {
+      this.log.warn({ err: error }, 'consumer crashed; the client restarts it');
+      return;
+    }
+    this.log.error({ err: error }, 'consumer crashed');
+    this.telemetry.setLive(false);
+    this.onFatal(error);
   }
 
   /** Ready once the group has been joined and every assigned partition has its state back. */
@@ -142,60 +123,17 @@ export class StreamProcessor {
   }
 
   private async batch(b: Batch): Promise<number | undefined> {
-    const key = tp(b.topic, b.partition);
-    const pending = this.workers.get(key);
-    if (pending === undefined) throw new Error(`batch for unassigned partition ${key}`);
-    const { worker, output } = await withHeartbeat(pending, b);
+    const pending = this.assignments.get(b.topic, b.partition);
+    if (pending === undefined) throw new LoopguardError(ERROR_CODES.internal, `batch for unassigned partition ${b.topic}/${b.partition}`, { topic: b.topic, partition: b.partition });
+    const { worker, sink } = await pending;
     try {
-      return await worker.processBatch(b, output);
+      return await worker.processBatch(b, sink);
     } catch (e) {
       // The store already holds this batch but its outputs may not be durable: forget the
       // store, so the retried batch runs against state restored from what the changelog has.
-      if (this.workers.get(key) === pending) {
-        this.workers.delete(key);
-        await pending.then((a) => a.close(), () => undefined);
-        this.restore(b.topic, [b.partition]);
-      }
+      await this.assignments.reset(b.topic, b.partition, pending);
       this.log.warn({ err: (e as Error).message, topic: b.topic, partition: b.partition }, 'batch failed; partition state will be restored before it is retried');
       throw e;
     }
   }
-
-  private async registerWithRetry(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await registerSchemas(this.catalog, this.topology);
-        return;
-      } catch (e) {
-        if (attempt >= this.opts.registryAttempts) {
-          throw new LoopguardError(ERROR_CODES.schemaRegistry, `schema registry at ${this.config.settings.schemaRegistry.url} did not accept our schemas after ${attempt} attempts: ${(e as Error).message}`, {}, false, { cause: e });
-        }
-        const wait = Math.min(10_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
-        this.log.warn({ attempt, waitMs: Math.round(wait), err: (e as Error).message }, 'schema registry not ready; retrying');
-        await delay(wait);
-      }
-    }
-  }
-
-  private async checkTopics(): Promise<void> {
-    const specs = topicSpecs(this.config, this.topology);
-    const counts = await this.kafka.partitionCounts(specs.map((s) => s.topic));
-    const missing = specs.filter((s) => !counts.has(s.topic)).map((s) => s.topic);
-    if (missing.length > 0) throw new LoopguardError(ERROR_CODES.kafka, `missing topics: ${missing.join(', ')} (create them with \`loopguard topics create\`)`, { missing });
-    for (const node of this.topology.nodes) {
-      const [inputs, changelog] = [counts.get(node.inputTopic), counts.get(node.store.changelogTopic)];
-      if (inputs !== changelog) throw new LoopguardError(ERROR_CODES.kafka, `${node.store.changelogTopic} has ${changelog} partitions but ${node.inputTopic} has ${inputs}; they must match`, {});
-    }
-  }
-}
-
-/** Awaits `p`, heartbeating the group meanwhile so a long restore does not cost the partition. */
-async function withHeartbeat<T>(p: Promise<T>, b: Batch): Promise<T> {
-  let settled = false;
-  const result = p.finally(() => { settled = true; });
-  while (!settled) {
-    await Promise.race([result.catch(() => undefined), delay(2_000)]);
-    if (!settled) await b.heartbeat().catch(() => undefined);
-  }
-  return result;
 }

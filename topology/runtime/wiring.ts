@@ -1,28 +1,8 @@
-// What each processor's topics carry on the wire, and the topics `topics create` makes.
-import { COMPATIBILITY } from '../../schemas/registry.js';
-import { botLoopStateCodec, channelEventCodec, decisionCodec, toolEventCodec, toolLoopStateCodec, type ValueCodec } from '../../schemas/codecs.js';
-import { BOT_LOOP } from '../../processors/botLoop/index.js';
-import { TOOL_LOOP } from '../../processors/toolLoop/index.js';
+// The schemas and topics a topology needs on the broker and the registry.
+import { COMPATIBILITY, type SchemaCatalog } from '../../schemas/registry.js';
 import type { LoopguardConfig } from '../config.js';
-import type { ProcessorNode, Topology } from '../topology.js';
-import type { SchemaCatalog } from '../../schemas/registry.js';
-import type { TopicSpec } from './kafka.js';
-
-export interface NodeWiring {
-  readonly input: ValueCodec<Record<string, unknown>>;
-  readonly state: ValueCodec<any>;
-}
-
-const WIRING: Readonly<Record<string, NodeWiring>> = {
-  [TOOL_LOOP]: { input: toolEventCodec, state: toolLoopStateCodec },
-  [BOT_LOOP]: { input: channelEventCodec, state: botLoopStateCodec },
-};
-
-export function wiringOf(node: ProcessorNode): NodeWiring {
-  const w = WIRING[node.name];
-  if (w === undefined) throw new Error(`no wire format for processor ${node.name}`);
-  return w;
-}
+import type { Topology } from '../topology.js';
+import type { TopicSpec } from './port.js';
 
 /**
  * Events and decisions must stay readable by old and new clients alike (FULL_TRANSITIVE:
@@ -31,11 +11,12 @@ export function wiringOf(node: ProcessorNode): NodeWiring {
  */
 export async function registerSchemas(catalog: SchemaCatalog, topology: Topology): Promise<void> {
   for (const node of topology.nodes) {
-    const w = wiringOf(node);
-    await catalog.register(node.inputTopic, w.input, COMPATIBILITY.FULL_TRANSITIVE);
-    await catalog.register(node.store.changelogTopic, w.state, COMPATIBILITY.BACKWARD);
+    await catalog.register(node.inputTopic, node.codecs.input, COMPATIBILITY.FULL_TRANSITIVE);
+    await catalog.register(node.store.changelogTopic, node.codecs.state, COMPATIBILITY.BACKWARD);
   }
-  await catalog.register(topology.topics.verdicts, decisionCodec, COMPATIBILITY.FULL_TRANSITIVE);
+  for (const output of new Set(topology.nodes.map((n) => n.codecs.output))) {
+    await catalog.register(topology.topics.verdicts, output, COMPATIBILITY.FULL_TRANSITIVE);
+  }
 }
 
 export function topicSpecs(config: LoopguardConfig, topology: Topology): TopicSpec[] {

@@ -1,0 +1,100 @@
+// The input partitions this instance holds, each with its PartitionWorker (task + store) and
+// sink. A newly assigned partition restores its store from its changelog partition before it
+// processes anything; a revoked one is dropped, so getting it back later means restoring
+// again from what its other owner wrote.
+import type { SchemaCatalog } from '../../schemas/registry.js';
+import { ERROR_CODES, LoopguardError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { PartitionTask } from '../task.js';
+import type { Topology } from '../topology.js';
+import { PartitionWorker } from './partitionWorker.js';
+import type { KafkaSession, Sink } from './port.js';
+import type { Telemetry } from './telemetry.js';
+
+export interface Assigned {
+  readonly worker: PartitionWorker;
+  readonly sink: Sink;
+  close(): Promise<void>;
+}
+
+export interface AssignmentDeps {
+  readonly topology: Topology;
+  readonly kafka: KafkaSession;
+  readonly catalog: SchemaCatalog;
+  readonly log: Logger;
+  readonly telemetry: Telemetry;
+  readonly maxEventBytes: number;
+  /** The sink of partition p: the shared at-least-once one, or p's own transactional one. */
+  sinkFor(topic: string, partition: number): Promise<{ sink: Sink; close(): Promise<void> }>;
+  /** Called whenever the number of partitions still restoring changes. */
+  onRestoring(count: number): void;
+}
+
+const tp = (topic: string, partition: number) => `${topic}/${partition}`;
+
+export class Assignments {
+  private readonly held = new Map<string, Promise<Assigned>>();
+  private restoring = 0;
+
+  constructor(private readonly deps: AssignmentDeps) {}
+
+  get(topic: string, partition: number): Promise<Assigned> | undefined { return this.held.get(tp(topic, partition)); }
+
+  assign(topic: string, partitions: readonly number[]): void {
+    const fresh = partitions.filter((p) => !this.held.has(tp(topic, p)));
+    if (fresh.length > 0) this.restore(topic, fresh);
+  }
+
+  revoke(topic: string, partitions: readonly number[]): void {
+    for (const p of partitions) {
+      const assigned = this.held.get(tp(topic, p));
+      if (assigned === undefined) continue;
+      this.held.delete(tp(topic, p));
+      void assigned.then((a) => a.close(), () => undefined);
+    }
+  }
+
+  /**
+   * Drops the store of a partition whose batch failed after the store took it in, and restores
+   * it again from what the changelog has, unless it changed hands meanwhile.
+   */
+  async reset(topic: string, partition: number, failed: Promise<Assigned>): Promise<void> {
+    if (this.held.get(tp(topic, partition)) !== failed) return;
+    this.held.delete(tp(topic, partition));
+    await failed.then((a) => a.close(), () => undefined);
+    this.restore(topic, [partition]);
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.held.values()];
+    this.held.clear();
+    for (const a of all) await a.then((x) => x.close(), () => undefined);
+  }
+
+  // Restores all newly assigned partitions of one input topic with one changelog read. Under
+  // exactly-once each partition first gets its transactional sink, which fences a zombie
+  // predecessor and aborts its open transaction, so the read-committed restore sees
+  // everything that will ever be committed for the partition.
+  private restore(topic: string, partitions: number[]): void {
+    const { topology, kafka, catalog, log, telemetry, maxEventBytes } = this.deps;
+    const node = topology.nodeForTopic(topic);
+    if (node === undefined) throw new LoopguardError(ERROR_CODES.internal, `assigned ${topic}, which no processor reads`, { topic });
+    const started = Date.now();
+    this.deps.onRestoring(++this.restoring);
+    const ready = (async () => {
+      const assigned = new Map<number, Assigned>();
+      for (const p of partitions) {
+        const worker = new PartitionWorker(new PartitionTask(node, p), catalog, topology.topics, maxEventBytes, log.child({ topic, partition: p }), telemetry);
+        const { sink, close } = await this.deps.sinkFor(topic, p);
+        assigned.set(p, { worker, sink, close });
+      }
+      const records = await kafka.readToEnd(node.store.changelogTopic, partitions, (r) => assigned.get(r.partition)!.worker.restoreRecord(r));
+      log.info({ topic, partitions, records, ms: Date.now() - started }, 'state restored from changelog');
+      telemetry.restored(topic, (Date.now() - started) / 1000, records);
+      return assigned;
+    })().finally(() => this.deps.onRestoring(--this.restoring));
+    // A failed restore surfaces in the next batch of the partition, which resets it.
+    ready.catch((e: unknown) => log.warn({ err: e, topic, partitions }, 'restoring state failed'));
+    for (const p of partitions) this.held.set(tp(topic, p), ready.then((a) => a.get(p)!));
+  }
+}

@@ -1,0 +1,111 @@
+// Admin operations on one lazily connected kafkajs admin client.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Admin } from 'kafkajs';
+import { ERROR_CODES, LoopguardError } from '../../errors.js';
+import type { AdminOps, TopicSpec } from '../port.js';
+import { kafkaCall, type KafkaClient } from './client.js';
+
+export class KafkajsAdmin implements AdminOps {
+  private readonly admin: Admin;
+  private connected: Promise<void> | undefined;
+
+  constructor(kafka: KafkaClient) {
+    this.admin = kafka.admin();
+  }
+
+  /** Connects once; a failed connect is tried again by the next operation. */
+  connect(): Promise<void> {
+    if (this.connected === undefined) {
+      const pending = kafkaCall('cannot connect to Kafka', () => this.admin.connect());
+      pending.catch(() => { if (this.connected === pending) this.connected = undefined; });
+      this.connected = pending;
+    }
+    return this.connected;
+  }
+
+  /** Every operation's failure becomes a LoopguardError named after it. */
+  private async run<T>(what: string, op: (admin: Admin) => Promise<T>): Promise<T> {
+    await this.connect();
+    return kafkaCall(what, () => op(this.admin));
+  }
+
+  /**
+   * Low and high per partition. The admin lists offsets with read_committed isolation, so
+   * `high` is the end a read-committed reader reaches: the last stable offset.
+   */
+  watermarks(topic: string): Promise<Map<number, { low: number; high: number }>> {
+    return this.run(`cannot read the offsets of ${topic}`, async (a) => new Map((await a.fetchTopicOffsets(topic)).map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }])));
+  }
+
+  partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
+    return this.run('cannot list topics', async (a) => {
+      const existing = new Set(await a.listTopics());
+      const wanted = topics.filter((t) => existing.has(t));
+      const out = new Map<string, number>();
+      if (wanted.length === 0) return out;
+      for (const t of (await a.fetchTopicMetadata({ topics: wanted })).topics) out.set(t.name, t.partitions.length);
+      return out;
+    });
+  }
+
+  createTopics(specs: readonly TopicSpec[]): Promise<string[]> {
+    return this.run('cannot create topics', async (a) => {
+      const existing = new Set(await a.listTopics());
+      const missing = specs.filter((s) => !existing.has(s.topic));
+      if (missing.length === 0) return [];
+      await a.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((s) => ({
+          topic: s.topic, numPartitions: s.partitions, replicationFactor: s.replicationFactor,
+          configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+        })),
+      });
+      return missing.map((s) => s.topic);
+    });
+  }
+
+  deleteTopics(topics: readonly string[]): Promise<void> {
+    return this.run('cannot delete topics', async (a) => {
+      const existing = new Set(await a.listTopics());
+      const doomed = topics.filter((t) => existing.has(t));
+      if (doomed.length === 0) return;
+      await a.deleteTopics({ topics: doomed, timeout: 30_000 });
+      // Deletion is asynchronous on the broker; recreating a topic still listed would fail.
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const left = new Set(await a.listTopics());
+        if (doomed.every((t) => !left.has(t))) return;
+        await delay(200);
+      }
+      throw new LoopguardError(ERROR_CODES.kafka, `topics still listed a minute after deletion: ${doomed.join(', ')}`, { topics: doomed }, true);
+    });
+  }
+
+  groupMembers(groupId: string): Promise<number> {
+    return this.run(`cannot describe consumer group ${groupId}`, async (a) => (await a.describeGroups([groupId])).groups[0]?.members.length ?? 0);
+  }
+
+  committedOffsets(groupId: string, topic: string): Promise<Map<number, number>> {
+    return this.run(`cannot read the committed offsets of ${groupId}`, async (a) => {
+      const res = await a.fetchOffsets({ groupId, topics: [topic] });
+      return new Map((res[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    });
+  }
+
+  async offsetsForTime(topic: string, ts: number): Promise<Map<number, number>> {
+    const marks = await this.watermarks(topic);
+    const found = await this.run(`cannot look up offsets by time in ${topic}`, (a) => a.fetchTopicOffsetsByTimestamp(topic, ts));
+    return new Map(found.map((o) => [o.partition, Number(o.offset) < 0 ? marks.get(o.partition)!.high : Number(o.offset)]));
+  }
+
+  setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    return this.run(`cannot set the offsets of ${groupId}`, (a) => a.setOffsets({ groupId, topic, partitions: [...offsets].map(([partition, offset]) => ({ partition, offset: String(offset) })) }));
+  }
+
+  /** Best effort: a group that outlives us is only clutter. */
+  async deleteGroup(groupId: string): Promise<void> {
+    await this.run(`cannot delete consumer group ${groupId}`, (a) => a.deleteGroups([groupId])).catch(() => undefined);
+  }
+
+  close(): Promise<void> { return this.admin.disconnect(); }
+}

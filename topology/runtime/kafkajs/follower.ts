@@ -1,0 +1,41 @@
+// A PartitionFollower: a group of one (its own id), so it is assigned every partition of the
+// topic, pauses them all at once, and resumes each only when asked to follow it.
+import { randomUUID } from 'node:crypto';
+import type { Consumer } from 'kafkajs';
+import type { PartitionFollower } from '../port.js';
+import type { KafkajsAdmin } from './admin.js';
+import { kafkaCall, type KafkaClient } from './client.js';
+import { toInRecord } from './records.js';
+
+export function follower(kafka: KafkaClient, admin: KafkajsAdmin, topic: string, onOpen: (c: { disconnect(): Promise<void> }) => void): PartitionFollower {
+  const c: Consumer = kafka.consumer({ groupId: `loopguard-client-${randomUUID()}`, readUncommitted: false, allowAutoTopicCreation: false, maxWaitTimeInMs: 100 });
+  onOpen(c);
+  const followed = new Map<number, Promise<void>>();
+  return {
+    async start(onRecord) {
+      await kafkaCall(`cannot follow ${topic}`, async () => {
+        await c.connect();
+        await c.subscribe({ topic, fromBeginning: false });
+        const joined = new Promise<void>((resolve) => c.on(c.events.GROUP_JOIN, () => { c.pause([{ topic }]); resolve(); }));
+        await c.run({ autoCommit: false, eachBatch: async ({ batch }) => { for (const m of batch.messages) await onRecord(toInRecord(batch.topic, batch.partition, m)); } });
+        await joined;
+      });
+      await admin.connect(); // so the first follow costs one request, not a connect too
+    },
+    follow(partition) {
+      let ready = followed.get(partition);
+      if (ready === undefined) {
+        ready = (async () => {
+          const end = (await admin.watermarks(topic)).get(partition);
+          c.seek({ topic, partition, offset: String(end?.high ?? 0) });
+          c.resume([{ topic, partitions: [partition] }]);
+        })();
+        followed.set(partition, ready);
+        // A failed follow is tried again by the next request, not remembered as done.
+        ready.catch(() => followed.delete(partition));
+      }
+      return ready;
+    },
+    stop: async () => { await c.stop(); await c.disconnect(); },
+  };
+}

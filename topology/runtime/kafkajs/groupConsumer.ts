@@ -1,0 +1,106 @@
+// A consumer-group member as a RecordSource. kafkajs reports assignments only as the whole
+// assignment of each join, so this diffs successive joins into gained and lost partitions;
+// after a crash kafkajs has left the group, so everything held counts as lost.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Consumer, EachBatchPayload } from 'kafkajs';
+import type { Logger } from '../../logger.js';
+import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
+import { kafkaCall, type KafkaClient } from './client.js';
+import { openSender, openTransactional } from './producer.js';
+import { toInRecord } from './records.js';
+
+const HEARTBEAT_INTERVAL_MS = 3_000;
+
+/** `a` minus `b`, by topic. */
+function minus(a: Assignment, b: Assignment): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const [topic, ps] of a) {
+    const other = new Set(b.get(topic) ?? []);
+    const left = ps.filter((p) => !other.has(p));
+    if (left.length > 0) out.set(topic, left);
+  }
+  return out;
+}
+
+/**
+ * Settles with `work`, heartbeating meanwhile: kafkajs heartbeats only between batches, and a
+ * batch that waits (for a restore, a slow broker) must not cost the member its partitions.
+ */
+async function heartbeatWhile<T>(work: Promise<T>, heartbeat: () => Promise<void>): Promise<T> {
+  let settled = false;
+  const result = work.finally(() => { settled = true; });
+  while (!settled) {
+    await Promise.race([result.catch(() => undefined), delay(HEARTBEAT_INTERVAL_MS)]);
+    // A heartbeat fails during a rebalance; the batch then learns it from isActive().
+    if (!settled) await heartbeat().catch(() => undefined);
+  }
+  return result;
+}
+
+export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceOptions, log: Logger, onOpen: (c: { disconnect(): Promise<void> }) => void): RecordSource {
+  const c: Consumer = kafka.consumer({ groupId, readUncommitted: opts.readCommitted === false, sessionTimeout: opts.sessionTimeoutMs ?? 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS, allowAutoTopicCreation: false });
+  onOpen(c);
+  let held: Assignment = new Map();
+  let revoke: ((lost: Assignment) => void) | undefined;
+  const revokeAll = () => { const lost = held; held = new Map(); if (lost.size > 0) revoke?.(lost); };
+
+  async function batch(h: SourceHandlers, p: EachBatchPayload): Promise<void> {
+    const { batch: b } = p;
+    const records = b.messages.map((m) => toInRecord(b.topic, b.partition, m));
+    const done = await heartbeatWhile(h.onBatch({ topic: b.topic, partition: b.partition, records, highWatermark: Number(b.highWatermark), isActive: () => p.isRunning() && !p.isStale() }), () => p.heartbeat());
+    if (done !== undefined) p.resolveOffset(String(done));
+  }
+
+  return {
+    async run(h) {
+      revoke = h.onRevoked;
+      await kafkaCall(`cannot connect consumer group ${groupId} to Kafka`, async () => {
+        await c.connect();
+        for (const topic of opts.topics) await c.subscribe({ topic, fromBeginning: opts.fromBeginning });
+      });
+      c.on(c.events.GROUP_JOIN, (e) => {
+        const now: Assignment = new Map(Object.entries(e.payload.memberAssignment as Record<string, number[]>));
+        const [lost, gained] = [minus(held, now), minus(now, held)];
+        held = now;
+        if (lost.size > 0) h.onRevoked?.(lost);
+        if (gained.size > 0) h.onAssigned?.(gained);
+      });
+      c.on(c.events.CRASH, (e) => {
+        revokeAll();
+        const report = { error: e.payload.error, restarting: e.payload.restart };
+        if (h.onCrash) h.onCrash(report);
+        else log.error({ err: report.error, restarting: report.restarting, groupId }, 'consumer crashed');
+      });
+      await kafkaCall(`cannot start consumer group ${groupId}`, () => c.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: opts.concurrency ?? 1,
+        eachBatch: (p) => batch(h, p),
+      }));
+    },
+
+    async sink(): Promise<Sink> {
+      const sender = await openSender(kafka);
+      onOpen(sender.producer);
+      return {
+        async commit(stages, position) {
+          for (const stage of stages) await sender.send(stage);
+          await c.commitOffsets([{ topic: position.topic, partition: position.partition, offset: String(position.nextOffset) }]);
+        },
+        close: () => sender.close(),
+      };
+    },
+
+    async transactionalSink(transactionalId): Promise<Sink> {
+      const tx = await openTransactional(kafka, transactionalId, log);
+      onOpen({ disconnect: () => tx.close() });
+      return { commit: (stages, position) => tx.commit(stages.flat(), groupId, position), close: () => tx.close() };
+    },
+
+    async stop() {
+      await c.stop();
+      revokeAll();
+      await c.disconnect();
+    },
+  };
+}

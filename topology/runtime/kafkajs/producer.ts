@@ -1,0 +1,55 @@
+// Producers: an idempotent one for plain sends, and a transactional one per exactly-once
+// partition. Both are the kafkajs producer with the same settings.
+import kafkajs from 'kafkajs';
+import type { Producer } from 'kafkajs';
+import type { Logger } from '../../logger.js';
+import type { InputPosition, OutRecord, Sender } from '../port.js';
+import { kafkaCall, type KafkaClient } from './client.js';
+import { chunks, topicMessages } from './records.js';
+
+const { CompressionTypes, Partitioners } = kafkajs;
+
+// Every record carries its partition, so the partitioner is never consulted. An idempotent
+// producer must not give up retrying (kafkajs warns otherwise); each attempt is bounded.
+const producerConfig = () => ({
+  idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false,
+  createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },
+});
+
+/** Sends in chunks, in order: no request exceeds the broker's limit, and chunk n+1 waits for n. */
+async function sendAll(send: (req: { acks: number; compression?: number; topicMessages: ReturnType<typeof topicMessages> }) => Promise<unknown>, records: readonly OutRecord[]): Promise<void> {
+  for (const chunk of chunks(records)) await send({ acks: -1, compression: CompressionTypes.None, topicMessages: topicMessages(chunk) });
+}
+
+export async function openSender(kafka: KafkaClient): Promise<Sender & { readonly producer: Producer }> {
+  const p = kafka.producer(producerConfig());
+  await kafkaCall('cannot connect a producer to Kafka', () => p.connect());
+  return { producer: p, send: (records) => sendAll((r) => p.sendBatch(r), records), close: () => p.disconnect() };
+}
+
+/** Sends stages and commits the input offset of `groupId` in one transaction. */
+export interface TransactionalProducer {
+  commit(records: readonly OutRecord[], groupId: string, position: InputPosition): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
+  const p = kafka.producer({ ...producerConfig(), transactionalId });
+  await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect());
+  return {
+    async commit(records, groupId, position) {
+      const tx = await p.transaction();
+      try {
+        await sendAll((r) => tx.sendBatch(r), records);
+        await tx.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }] });
+        await tx.commit();
+      } catch (e) {
+        // The commit failed; an abort that fails too leaves the transaction to time out, and
+        // the next InitProducerId (a restart) aborts it. Worth knowing, not worth masking `e`.
+        await tx.abort().catch((abortError: unknown) => log.warn({ err: abortError, transactionalId }, 'aborting a failed transaction failed too'));
+        throw e;
+      }
+    },
+    close: () => p.disconnect(),
+  };
+}
