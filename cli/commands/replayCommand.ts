@@ -1,6 +1,6 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Context } from '../main.js';
-import { configOption } from '../options.js';
+import { configOption, positiveInt } from '../options.js';
 import { openInput } from '../jsonLines.js';
 import { progressBar } from '../progress.js';
 import { replay } from './replay.js';
@@ -23,10 +23,4 @@ export function registerReplay(program: Command, ctx: Context): void {
       }, log, progressBar(input.size, 'replay'));
       log.info(stats, 'replay finished');
     });
-}
-
-export function positiveInt(v: string, name: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive integer, got ${v}`);
-  return n;
 }
