@@ -173,6 +173,12 @@ function applyEnv(s: LoopguardSettings, env: Env): LoopguardSettings {
   };
 }
 
+/** Whether LOG_LEVEL asks for debug output; read before any config loads, so a failure of loading can show its stack. */
+export function debugRequested(env: Env = process.env): boolean {
+  const level = env.LOG_LEVEL?.trim().toLowerCase();
+  return level === 'debug' || level === 'trace';
+}
+
 /** Reads a JSON/JSON5 config file (none: defaults) and the process environment. */
 export function loadConfig(file: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): LoopguardConfig {
   if (file === undefined) return configFrom({}, env);
