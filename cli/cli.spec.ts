@@ -1,6 +1,6 @@
 // The `loopguard` command as a user runs it: the built CLI in a child process.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'loopguard-cli-'));
 const file = (name: string, text: string) => { const p = join(dir, name); writeFileSync(p, text); return p; };
-const lg = (args: string[], input?: string) => spawnSync('node', [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
+const lg = (args: string[], input?: string, env: Record<string, string> = {}) => spawnSync('node', [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
 const jsonLines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const call = (i: number, extra = {}) => JSON.stringify({ type: 'tool_call', ts: 1000 + i, runId: 'r1', sessionKey: 's', toolName: 'read', args: { path: '/a' }, toolCallId: `c${i}`, ...extra });
@@ -75,5 +75,89 @@ describe('loopguard demo', () => {
     expect(ds.filter((d) => d.type === 'run_abort')).toHaveLength(1);
     expect(ds.filter((d) => d.decision === 'suppress').length).toBeGreaterThan(0);
     expect(ds.filter((d) => d.conversationId === 'C0TEAM').every((d) => d.decision === 'deliver')).toBe(true);
+  });
+});
+
+describe('user errors', () => {
+  const STACK_FRAME = /^\s+at /m;
+  /** One `loopguard:` line on stderr, no stack, the given exit code. */
+  const expectOneLine = (r: { status: number | null; stderr: string }, status: number, pattern: RegExp) => {
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^loopguard: /);
+    expect(r.stderr).toMatch(pattern);
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+    expect(r.status).toBe(status);
+  };
+  const events = file('user-errors.jsonl', `${call(0)}\n`);
+
+  it('names a missing input file', () => {
+    expectOneLine(lg(['replay', join(dir, 'nonexistent.jsonl')]), 2, /cannot read .*nonexistent\.jsonl: ENOENT/);
+  });
+  it('refuses a directory as input', () => {
+    expectOneLine(lg(['replay', dir]), 2, /cannot read .*: it is a directory/);
+  });
+  it('reads past a UTF-8 byte-order mark at the start of the input', () => {
+    const r = lg(['replay', file('bom.jsonl', `\uFEFF${call(0)}\n${call(1)}\n`)]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(jsonLines(r.stdout).map((d) => d.toolCallId)).toEqual(['c0', 'c1']);
+  });
+  it('names both config keys when two topics collide', () => {
+    const config = file('collide.json5', '{ loopguard: { topics: { toolEvents: "x", channelEvents: "x" } } }');
+    expectOneLine(lg(['replay', '--config', config, events]), 1, /loopguard\.topics\.toolEvents and loopguard\.topics\.channelEvents are both "x"/);
+  });
+  it('names the changelog prefix when an output topic collides with a changelog', () => {
+    const config = file('collide-changelog.json5', '{ loopguard: { topics: { deadLetter: "loopguard.tool-loop-runs-changelog" } } }');
+    expectOneLine(lg(['replay', '--config', config, events]), 1, /loopguard\.topics\.deadLetter and loopguard\.topics\.changelogPrefix/);
+  });
+  it('names a bad environment variable', () => {
+    expectOneLine(lg(['replay', events], undefined, { SCHEMA_REGISTRY_URL: 'notaurl' }), 1, /env\.SCHEMA_REGISTRY_URL: must be an http/);
+    expectOneLine(lg(['replay', events], undefined, { KAFKA_BROKERS: '' }), 1, /env\.KAFKA_BROKERS: is set but empty/);
+  });
+  it('accepts LOG_LEVEL in any case', () => {
+    const r = lg(['replay', events], undefined, { LOG_LEVEL: 'WARN' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+  it('refuses a --max-event-bytes that is not a positive integer, naming the option', () => {
+    const r = lg(['run', '--max-event-bytes', 'abc']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('--max-event-bytes must be a positive integer, got abc');
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+  it('stops quietly when the reader of its output goes away (replay | head)', async () => {
+    const many = file('many.jsonl', Array.from({ length: 20_000 }, (_, i) => call(i, { runId: `r${i}` })).join('\n'));
+    const child = spawn('node', [CLI, 'replay', many], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    // Like `head -1`: read the first chunk, then close the pipe while the CLI still has MBs to write.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+  });
+  it('reports an output it cannot write to in one line', () => {
+    const readOnly = openSync(events, 'r');
+    try {
+      const r = spawnSync('node', [CLI, 'replay', events], { stdio: ['ignore', readOnly, 'pipe'], encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
+      expectOneLine(r, 1, /cannot write output: EBADF/);
+    } finally {
+      closeSync(readOnly);
+    }
+  });
+});
+
+// An unexpected error (not a LoopguardError): reading /proc/self/mem from offset 0 fails with EIO
+// on Linux, the one platform where a portable way to make a read fail is at hand.
+describe.runIf(process.platform === 'linux')('unexpected errors (Linux: /proc/self/mem fails to read)', () => {
+  it('prints one loopguard: line and exits 1, without a stack', () => {
+    const r = lg(['replay', '/proc/self/mem']);
+    expect(r.stderr).toBe('loopguard: EIO: i/o error, read\n');
+    expect(r.status).toBe(1);
+  });
+  it('adds the error itself when LOG_LEVEL is debug', () => {
+    const r = lg(['replay', '/proc/self/mem'], undefined, { LOG_LEVEL: 'DEBUG' });
+    expect(r.stderr.split('\n').slice(0, 2)).toEqual(['loopguard: EIO: i/o error, read', 'Error: EIO: i/o error, read']);
+    expect(r.status).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 // Streaming JSON lines in and out with constant memory: lines are read one at a time and
 // output waits for the consumer (backpressure) instead of buffering.
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_CODES, LoopguardError } from '../topology/errors.js';
 
@@ -15,13 +15,21 @@ export interface InputSource {
   readonly size: number | undefined;
 }
 
+/** Opens the file now, so a missing, unreadable or directory path is a user error before any work starts. */
 export function openInput(file: string | undefined): InputSource {
   if (file === undefined || file === '-') return { stream: process.stdin, size: undefined };
+  let fd: number;
   try {
-    return { stream: createReadStream(file, { highWaterMark: 1 << 20 }), size: statSync(file).size };
+    fd = openSync(file, 'r');
   } catch (e) {
     throw new LoopguardError(ERROR_CODES.usage, `cannot read ${file}: ${(e as Error).message}`, { file });
   }
+  const stat = fstatSync(fd);
+  if (stat.isDirectory()) {
+    closeSync(fd);
+    throw new LoopguardError(ERROR_CODES.usage, `cannot read ${file}: it is a directory`, { file });
+  }
+  return { stream: createReadStream(file, { fd, highWaterMark: 1 << 20 }), size: stat.isFile() ? stat.size : undefined };
 }
 
 /** Raw lines (without the newline), split on \n with a trailing \r dropped. */
@@ -44,9 +52,11 @@ export async function* readLines(input: Readable): AsyncGenerator<string> {
 /** Parsed lines; a line that is not JSON yields `{ error }` instead of a value. Blank lines are skipped. */
 export async function* readJsonLines(input: Readable, onBytes?: (n: number) => void): AsyncGenerator<Line | { lineNo: number; error: string }> {
   let lineNo = 0;
-  for await (const text of readLines(input)) {
+  for await (const raw of readLines(input)) {
     lineNo++;
-    onBytes?.(text.length + 1);
+    onBytes?.(raw.length + 1);
+    // A byte-order mark (editors on Windows write one) is not part of the first line's JSON.
+    const text = lineNo === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
     if (text.trim() === '') continue;
     try {
       yield { lineNo, value: JSON.parse(text) };

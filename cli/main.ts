@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { LoopguardError } from '../topology/errors.js';
 import { registerCommands } from './commands/index.js';
 import { context } from './context.js';
+import { debugRequested } from '../topology/config.js';
 
 const program = new Command()
   .name('loopguard')
@@ -11,13 +12,21 @@ const program = new Command()
   .showHelpAfterError();
 registerCommands(program, context);
 
+// A reader that went away (`loopguard replay … | head`) is not a failure: stop quietly, as
+// Unix tools do. Any other write error is.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && stream === process.stdout) process.stderr.write(`loopguard: cannot write output: ${e.message}\n`);
+    process.exit(e.code === 'EPIPE' ? 0 : 1);
+  });
+}
+
+// Every failure is one `loopguard:` line; its stack only when LOG_LEVEL asks for debug output.
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
-  if (e instanceof LoopguardError) {
-    process.stderr.write(`loopguard: ${e.message}\n`);
-    process.exitCode = e.code === 'USAGE' ? 2 : 1;
-  } else {
-    throw e;
-  }
+  const message = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`loopguard: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  if (debugRequested() && e instanceof Error && e.stack !== undefined) process.stderr.write(`${e.stack}\n`);
+  process.exitCode = e instanceof LoopguardError && e.code === 'USAGE' ? 2 : 1;
 }

@@ -1,3 +1,10 @@
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 
 export const configOption = () => new Option('-c, --config <file>', 'JSON or JSON5 config (a whole gateway config works as is)').env('LOOPGUARD_CONFIG');
+
+/** An option parser for a count or size: anything but a positive integer is refused, naming the option. */
+export function positiveInt(v: string, name: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive integer, got ${v}`);
+  return n;
+}

@@ -119,7 +119,10 @@ describe('redelivery laws', () => {
       for (const { e, dup } of delivered) {
         const ds = run(tool, [e], states).decisions;
         if (!dup) { seen.push(...ds); if (e.type === 'tool_call') firstById.set(e.eventId as string, ds); continue; }
-        expect(ds).toEqual(e.type === 'tool_call' ? firstById.get(e.eventId as string) ?? ds : []);
+        if (e.type !== 'tool_call') { expect(ds).toEqual([]); continue; }
+        // Every duplicate is inserted after its original, so the first decisions must be on record.
+        expect(firstById.has(e.eventId as string)).toBe(true);
+        expect(ds).toEqual(firstById.get(e.eventId as string));
       }
       expect(seen).toEqual(clean);
     }), { numRuns: 150 });

@@ -1,22 +1,32 @@
-// Infrastructure faults, injected into the jar-based stack (the only one whose processes a
-// test can restart or freeze): broker restart mid-stream, registry down at start-up and
-// during a run, a poison configuration.
-import { spawnSync } from 'node:child_process';
+// Infrastructure faults, injected into a jar-based stack (the only kind whose processes a test
+// can restart or freeze): broker restart mid-stream, registry down at start-up and during a
+// run. When the shared infrastructure is not such a stack, the faults get a private one.
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { toolEventCodec } from '../schemas/codecs.js';
 import { COMPATIBILITY } from '../schemas/registry.js';
 import { partitionFor } from '../topology/partitioner.js';
-import { collectDecisions, lg, lgOk, replayOf, session, waitFor, world, writeEvents } from './helpers/harness.js';
+import { planFaults, startFaultStack, type FaultStack } from './helpers/faultStack.js';
+import { collectDecisions, infraEnv, lg, lgOk, ready, replayOf, session, useInfra, waitFor, world, writeEvents, type Run } from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
-const stack = (cmd: string) => {
-  const r = spawnSync('node', [join(import.meta.dirname, '..', 'scripts', 'stack.mjs'), cmd], { encoding: 'utf8', timeout: 180_000 });
-  if (r.status !== 0) throw new Error(`stack ${cmd} failed: ${r.stderr}`);
-};
+const plan = planFaults(inject('infraKind'), infraEnv());
+if (plan.kind === 'none') process.stderr.write(`test/faults.test.ts: fault injection skipped: ${plan.reason}\n`);
+const title = plan.kind === 'none' ? `faults (skipped: ${plan.reason})` : `faults (on ${plan.kind === 'shared' ? 'the shared jar stack' : 'a private jar stack'})`;
 
-describe.runIf(inject('infraKind') === 'jar-stack')('faults', () => {
+describe.skipIf(plan.kind === 'none')(title, () => {
+  let faults: FaultStack | undefined;
+  const stack = (cmd: Parameters<FaultStack['inject']>[0]) => faults!.inject(cmd);
+  beforeAll(() => {
+    if (plan.kind === 'none') return;
+    faults = startFaultStack(plan);
+    useInfra(faults.env);
+  }, 600_000);
+  afterAll(() => {
+    useInfra(undefined);
+    faults?.stop();
+  });
+
   it('completes the stream with nothing missing when the broker restarts mid-stream', async () => {
     const w = world('broker-restart');
     const events = writeEvents(w.name, mixedTraffic(40, 100));
@@ -61,17 +71,19 @@ describe.runIf(inject('infraKind') === 'jar-stack')('faults', () => {
     const w = world('registry-late', {}, 3, { schemaRegistry: { startupAttempts: 20 } });
     await lgOk(['topics', 'create', '--config', w.configFile]);
     stack('freeze-registry');
-    let run;
+    let run: Run | undefined;
     try {
       run = lg(['run', '--config', w.configFile]);
       await waitFor('a logged retry', () => run!.output().includes('schema registry not ready; retrying'));
     } finally {
       stack('thaw-registry');
     }
-    await waitFor('the processor to start', () => run.output().includes('processor started'));
+    await ready(run!);
   });
+});
 
-  it('refuses to run without schemas when the registry never answers', async () => {
+describe('a registry that never answers', () => {
+  it('refuses to run without schemas', async () => {
     const w = world('registry-gone', {}, 3, { schemaRegistry: { startupAttempts: 3 } });
     const run = lg(['run', '--config', w.configFile], { SCHEMA_REGISTRY_URL: 'http://127.0.0.1:9/apis/ccompat/v7' });
     expect(await run.exited()).toBe(1);

@@ -1,8 +1,7 @@
 // Replay by resetting offsets: re-published decisions equal the originals, and a reset to a
 // point in time re-publishes exactly the decisions from that point, with state before it rebuilt.
-import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { collectDecisions, lg, lgOk, replayOf, waitFor, world, writeEvents } from './helpers/harness.js';
+import { collectDecisions, lg, lgOk, ready, replayOf, waitFor, world, writeEvents } from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
 async function runUntil(w: ReturnType<typeof world>, done: () => boolean) {
@@ -27,9 +26,11 @@ describe('loopguard reset', () => {
     const got = await collectDecisions(w);
     await lgOk(['produce', '--config', w.configFile, first]);
     await runUntil(w, () => got.byId.size >= before.size);
-    await delay(1100); // the reset point must fall strictly between the two appends (record timestamps are ms)
+    // Record timestamps are the producer's clock in ms: a reset point taken once the clock has
+    // passed the first appends falls strictly after them and at or before the second ones.
+    const firstAppended = Date.now();
+    await waitFor('the clock to pass the first appends', () => Date.now() > firstAppended);
     const resetPoint = new Date().toISOString();
-    await delay(1100);
     await lgOk(['produce', '--config', w.configFile, second]);
     await runUntil(w, () => got.byId.size >= expected.size);
     expect(got.duplicates).toHaveLength(0);
@@ -58,7 +59,7 @@ describe('loopguard reset', () => {
     const w = world('reset-busy');
     await lgOk(['topics', 'create', '--config', w.configFile]);
     const run = lg(['run', '--config', w.configFile]);
-    await waitFor('the group to form', () => run.output().includes('partitions assigned'));
+    await ready(run);
     const r = lg(['reset', '--config', w.configFile, '--to-earliest', '--yes']);
     expect(await r.exited()).not.toBe(0);
     expect(r.output()).toContain('active member');

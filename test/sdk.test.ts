@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopguardDispatcher, LoopguardRunner, type RunAbortNotice, type ToolVerdict } from '../sdk/index.js';
-import { infraEnv, lg, lgOk, replayOf, waitFor, world, writeEvents, type World } from './helpers/harness.js';
+import { httpPort, infraEnv, lg, lgOk, ready, replayOf, waitFor, world, writeEvents, type World } from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
 const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
@@ -25,7 +25,7 @@ async function lgNode(args: string[], w: World): Promise<string> {
 async function started(w: World) {
   await lgOk(['topics', 'create', '--config', w.configFile]);
   const run = lg(['run', '--config', w.configFile]);
-  await waitFor('the processor to restore and start', () => run.output().includes('state restored from changelog'));
+  await ready(run);
   return run;
 }
 
@@ -113,8 +113,7 @@ describe('operations endpoints', () => {
     const w = world('metrics');
     await lgOk(['topics', 'create', '--config', w.configFile]);
     const run = lg(['run', '--config', w.configFile]);
-    await waitFor('the HTTP endpoints', () => /"port":\d+,"host":"127.0.0.1","msg":"serving/.test(run.output()));
-    const port = Number(/"port":(\d+),"host":"127.0.0.1","msg":"serving/.exec(run.output())![1]);
+    const port = await httpPort(run);
     const get = async (path: string) => { const r = await fetch(`http://127.0.0.1:${port}${path}`); return { status: r.status, text: await r.text() }; };
     expect((await get('/healthz')).status).toBe(200);
     await waitFor('/readyz', async () => (await get('/readyz')).status === 200);

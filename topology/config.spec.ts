@@ -96,4 +96,51 @@ describe('environment', () => {
   it('refuses a bad LOG_LEVEL naming it', () => {
     expect(() => configFrom({}, { LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
   });
+  it('accepts LOG_LEVEL in any case', () => {
+    expect(configFrom({}, { LOG_LEVEL: 'DEBUG' }).settings.log.level).toBe('debug');
+    expect(configFrom({}, { LOG_LEVEL: 'Warn' }).settings.log.level).toBe('warn');
+  });
+  const refusal = (env: Record<string, string>, raw: unknown = {}) => { try { configFrom(raw, env); } catch (e) { return (e as Error).message; } throw new Error('config loaded'); };
+  it.each([
+    [{ SCHEMA_REGISTRY_URL: 'notaurl' }, 'env.SCHEMA_REGISTRY_URL', 'http:// or https://'],
+    [{ SCHEMA_REGISTRY_URL: 'localhost:8081' }, 'env.SCHEMA_REGISTRY_URL', 'http:// or https://'],
+    [{ SCHEMA_REGISTRY_URL: '' }, 'env.SCHEMA_REGISTRY_URL', 'empty'],
+    [{ KAFKA_BROKERS: '' }, 'env.KAFKA_BROKERS', 'empty'],
+    [{ KAFKA_BROKERS: ' ' }, 'env.KAFKA_BROKERS', 'empty'],
+    [{ KAFKA_BROKERS: 'a:1,' }, 'env.KAFKA_BROKERS', 'host:port'],
+    [{ KAFKA_BROKERS: 'kafka' }, 'env.KAFKA_BROKERS', 'host:port'],
+    [{ KAFKA_BROKERS: 'kafka:99999' }, 'env.KAFKA_BROKERS', 'host:port'],
+    [{ LOG_LEVEL: '' }, 'env.LOG_LEVEL', 'empty'],
+    [{ KAFKA_SASL_USERNAME: 'u' }, 'env.KAFKA_SASL_PASSWORD', 'KAFKA_SASL_USERNAME'],
+    [{ KAFKA_SASL_PASSWORD: 'p' }, 'env.KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'],
+    [{ KAFKA_SASL_MECHANISM: 'plain' }, 'env.KAFKA_SASL_USERNAME', 'KAFKA_SASL_MECHANISM'],
+    [{ KAFKA_SASL_MECHANISM: 'gssapi', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' }, 'env.KAFKA_SASL_MECHANISM', 'scram-sha-512'],
+    [{ KAFKA_SASL_USERNAME: '', KAFKA_SASL_PASSWORD: 'p' }, 'env.KAFKA_SASL_USERNAME', 'empty'],
+  ])('refuses %j naming %s', (env, key, why) => {
+    const message = refusal(env);
+    expect(message).toContain(key);
+    expect(message).toContain(why);
+  });
+  it.each([
+    [{ loopguard: { kafka: { brokers: ['kafka'] } } }, 'loopguard.kafka.brokers'],
+    [{ loopguard: { schemaRegistry: { url: 'localhost:8081' } } }, 'loopguard.schemaRegistry.url'],
+  ])('refuses %j in the file naming %s', (raw, key) => {
+    expect(invalid(raw)).toContain(key);
+  });
+  it('enables SASL from the environment alone, scram-sha-512 unless a mechanism is given', () => {
+    expect(configFrom({}, { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' }).settings.kafka.sasl).toEqual({ mechanism: 'scram-sha-512', username: 'u', password: 'p' });
+    expect(configFrom({}, { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_MECHANISM: 'PLAIN' }).settings.kafka.sasl).toEqual({ mechanism: 'plain', username: 'u', password: 'p' });
+    expect(configFrom({}, {}).settings.kafka.sasl).toBeUndefined();
+  });
+  it('lets the environment override the file\'s SASL block field by field', () => {
+    const file = { loopguard: { kafka: { sasl: { mechanism: 'scram-sha-256', username: 'fu', password: 'fp' } } } };
+    expect(configFrom(file, { KAFKA_SASL_PASSWORD: 'secret' }).settings.kafka.sasl).toEqual({ mechanism: 'scram-sha-256', username: 'fu', password: 'secret' });
+    expect(configFrom(file, { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_MECHANISM: 'plain' }).settings.kafka.sasl).toEqual({ mechanism: 'plain', username: 'u', password: 'p' });
+    expect(refusal({ KAFKA_SASL_USERNAME: 'u' }, file)).toContain('env.KAFKA_SASL_PASSWORD');
+  });
+  it('trims broker lists and accepts IPv6 and https registries', () => {
+    const c = configFrom({}, { KAFKA_BROKERS: ' a:1 , [::1]:9092', SCHEMA_REGISTRY_URL: 'https://r.example/apis/ccompat/v7' });
+    expect(c.settings.kafka.brokers).toEqual(['a:1', '[::1]:9092']);
+    expect(c.settings.schemaRegistry.url).toBe('https://r.example/apis/ccompat/v7');
+  });
 });

@@ -16,6 +16,17 @@ import { DEFAULT_TOPICS, type TopicNames } from './topology.js';
 
 const d = <T extends z.ZodType>(t: T, doc: string) => t.describe(doc);
 
+const PORT = /^(\d{1,5})$/;
+const brokerSchema = z.string().refine((b) => {
+  const at = b.lastIndexOf(':');
+  const host = b.slice(0, at);
+  const port = PORT.exec(b.slice(at + 1));
+  return at > 0 && !/[\s,/]/.test(host) && port !== null && Number(port[1]) >= 1 && Number(port[1]) <= 65535;
+}, { error: (i) => `must be host:port, got ${JSON.stringify(i.input)}` });
+const registryUrlSchema = z.url({ protocol: /^https?$/, error: (i) => `must be an http:// or https:// URL, got ${JSON.stringify(i.input)}` });
+const saslMechanismSchema = z.enum(['plain', 'scram-sha-256', 'scram-sha-512']);
+const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
+
 export const loopguardBlockSchema = z.strictObject({
   runTtlSeconds: d(z.number().int().positive().default(DEFAULT_RUN_TTL_MS / 1000), 'Runs idle longer than this (event time) start fresh.'),
   maxFutureSkewSeconds: d(z.number().int().positive().default(300), 'Events whose ts is further ahead of the processing host\'s clock are invalid (dead-letter reason future_timestamp).'),
@@ -29,17 +40,17 @@ export const loopguardBlockSchema = z.strictObject({
     replicationFactor: d(z.number().int().positive().default(1), 'Replication factor of created topics.'),
   }).prefault({}),
   kafka: z.strictObject({
-    brokers: d(z.array(z.string().min(1)).min(1).default(['127.0.0.1:9092']), 'Bootstrap brokers (env KAFKA_BROKERS, comma-separated, overrides).'),
+    brokers: d(z.array(brokerSchema).min(1).default(['127.0.0.1:9092']), 'Bootstrap brokers, host:port (env KAFKA_BROKERS, comma-separated, overrides).'),
     clientId: d(z.string().min(1).default('loopguard'), 'Kafka client id.'),
     ssl: d(z.boolean().default(false), 'Connect with TLS.'),
     sasl: d(z.strictObject({
-      mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']),
+      mechanism: saslMechanismSchema,
       username: z.string(),
       password: z.string(),
-    }).optional(), 'SASL credentials (env KAFKA_SASL_USERNAME / KAFKA_SASL_PASSWORD override).'),
+    }).optional(), 'SASL credentials (env KAFKA_SASL_MECHANISM / KAFKA_SASL_USERNAME / KAFKA_SASL_PASSWORD override, and enable SASL without this block: username and password, mechanism scram-sha-512 unless given).'),
   }).prefault({}),
   schemaRegistry: z.strictObject({
-    url: d(z.string().url().default('http://127.0.0.1:8081'), 'Confluent-compatible schema registry (env SCHEMA_REGISTRY_URL overrides).'),
+    url: d(registryUrlSchema.default('http://127.0.0.1:8081'), 'Confluent-compatible schema registry (env SCHEMA_REGISTRY_URL overrides).'),
     startupAttempts: d(z.number().int().positive().default(8), 'Attempts to register schemas at start-up (jittered exponential backoff, capped at 10 s) before `run` gives up.'),
   }).prefault({}),
   consumer: z.strictObject({
@@ -54,7 +65,7 @@ export const loopguardBlockSchema = z.strictObject({
     host: d(z.string().min(1).default('0.0.0.0'), 'Address the HTTP endpoints listen on.'),
   }).prefault({}),
   log: z.strictObject({
-    level: d(z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'), 'Log level (env LOG_LEVEL overrides).'),
+    level: d(logLevelSchema.default('info'), 'Log level (env LOG_LEVEL, any case, overrides).'),
     redact: d(z.boolean().default(true), 'Redact tool arguments, results and chat text in logs.'),
   }).prefault({}),
 });
@@ -116,17 +127,56 @@ export function configFrom(raw: unknown, env: Readonly<Record<string, string | u
   };
 }
 
-function applyEnv(s: LoopguardSettings, env: Readonly<Record<string, string | undefined>>): LoopguardSettings {
-  const brokers = env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
-  const level = env.LOG_LEVEL;
-  if (level !== undefined) validate(loopguardBlockSchema.shape.log, { level }, 'env.LOG_LEVEL');
-  const sasl = s.kafka.sasl && env.KAFKA_SASL_USERNAME ? { ...s.kafka.sasl, username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD ?? '' } : s.kafka.sasl;
+type Env = Readonly<Record<string, string | undefined>>;
+type Sasl = LoopguardSettings['kafka']['sasl'];
+
+// Every variable loopguard reads is checked like a config key: a bad value refuses to start,
+// naming the variable. Set but empty is a bad value, never a silent fallback to the file.
+function envVar(env: Env, name: string): string | undefined {
+  const v = env[name];
+  if (v !== undefined && v.trim() === '') fail(`env.${name}`, 'is set but empty (unset it to use the config file)');
+  return v;
+}
+
+function envValue<S extends z.ZodType>(schema: S, env: Env, name: string, normalise: (v: string) => unknown = (v) => v): z.output<S> | undefined {
+  const v = envVar(env, name);
+  if (v === undefined) return undefined;
+  const r = schema.safeParse(normalise(v));
+  // The variable is one string: an index into what it was split into would mean nothing to a user.
+  return r.success ? r.data : fail(`env.${name}`, r.error.issues.map((i) => i.message).join('; '));
+}
+
+/** The env credentials over the file's block; env alone (username and password) enables SASL. */
+function envSasl(file: Sasl, env: Env): Sasl {
+  const mechanism = envValue(saslMechanismSchema, env, 'KAFKA_SASL_MECHANISM', (v) => v.toLowerCase());
+  const username = envVar(env, 'KAFKA_SASL_USERNAME');
+  const password = envVar(env, 'KAFKA_SASL_PASSWORD');
+  if (username !== undefined && password === undefined) fail('env.KAFKA_SASL_PASSWORD', 'must be set when KAFKA_SASL_USERNAME is');
+  if (file === undefined) {
+    if (username === undefined && (password !== undefined || mechanism !== undefined)) {
+      fail('env.KAFKA_SASL_USERNAME', `must be set when ${password !== undefined ? 'KAFKA_SASL_PASSWORD' : 'KAFKA_SASL_MECHANISM'} is (or configure loopguard.kafka.sasl)`);
+    }
+    return username === undefined ? undefined : { mechanism: mechanism ?? 'scram-sha-512', username, password: password! };
+  }
+  return { mechanism: mechanism ?? file.mechanism, username: username ?? file.username, password: password ?? file.password };
+}
+
+function applyEnv(s: LoopguardSettings, env: Env): LoopguardSettings {
+  const brokers = envValue(z.array(brokerSchema), env, 'KAFKA_BROKERS', (v) => v.split(',').map((b) => b.trim()));
+  const url = envValue(registryUrlSchema, env, 'SCHEMA_REGISTRY_URL');
+  const level = envValue(logLevelSchema, env, 'LOG_LEVEL', (v) => v.toLowerCase());
   return {
     ...s,
-    kafka: { ...s.kafka, brokers: brokers?.length ? brokers : s.kafka.brokers, sasl },
-    schemaRegistry: { ...s.schemaRegistry, url: env.SCHEMA_REGISTRY_URL || s.schemaRegistry.url },
-    log: { ...s.log, level: (level as LoopguardSettings['log']['level'] | undefined) ?? s.log.level },
+    kafka: { ...s.kafka, brokers: brokers ?? s.kafka.brokers, sasl: envSasl(s.kafka.sasl, env) },
+    schemaRegistry: { ...s.schemaRegistry, url: url ?? s.schemaRegistry.url },
+    log: { ...s.log, level: level ?? s.log.level },
   };
+}
+
+/** Whether LOG_LEVEL asks for debug output; read before any config loads, so a failure of loading can show its stack. */
+export function debugRequested(env: Env = process.env): boolean {
+  const level = env.LOG_LEVEL?.trim().toLowerCase();
+  return level === 'debug' || level === 'trace';
 }
 
 /** Reads a JSON/JSON5 config file (none: defaults) and the process environment. */

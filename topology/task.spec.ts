@@ -26,6 +26,17 @@ describe('partition task', () => {
     expect(restored.process(rec(3, call(3)))).toEqual({ kind: 'replayed', key: 'r1' });
     expect(restored.process(rec(5, call(5))).kind).toBe('decided');
   });
+  it('skips the very record its restored state ends at (the last folded offset is not folded twice)', () => {
+    const first = new PartitionTask(toolNode!, 0);
+    for (let i = 0; i < 5; i++) first.process(rec(i, call(i)));
+    const [key, entry] = first.drainDirty()[0]!;
+    expect(entry?.offset).toBe(4);
+    const restored = new PartitionTask(toolNode!, 0);
+    restored.restore(key, entry!);
+    expect(restored.process(rec(4, call(4)))).toEqual({ kind: 'replayed', key: 'r1' });
+    expect(restored.get('r1')).toBe(entry);
+    expect(restored.drainDirty()).toEqual([]);
+  });
   it('reports invalid events with the reason instead of throwing', () => {
     const t = new PartitionTask(toolNode!, 0);
     expect(t.process(rec(0, { type: 'tool_call', ts: 1, toolName: 'x', args: {} }))).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('sessionKey or runId') });

@@ -4,6 +4,7 @@
 import { isRecord, type Parsed } from '../processors/kernel/contract.js';
 import type { AnyProcess } from '../processors/kernel/process.js';
 import type { Decision, StoreEntry, ValueCodec } from '../schemas/codecs.js';
+import { ERROR_CODES, LoopguardError } from './errors.js';
 
 /** How a node's records look on the wire, as Kafka Streams gives serdes to sources and sinks. */
 export interface NodeCodecs {
@@ -76,12 +77,38 @@ export function route(topology: Topology, value: unknown): Routed {
   return parsed.ok ? { ok: true, node, event: parsed.value } : { ok: false, reason: parsed.reason };
 }
 
+/** Every topic the topology touches, with the config key that names it. */
+function topicsByKey(nodes: readonly ProcessorNode[], topics: TopicNames): Array<readonly [key: string, topic: string]> {
+  const named = (['toolEvents', 'channelEvents', 'verdicts', 'deadLetter'] as const).map((k) => [`loopguard.topics.${k}`, topics[k]] as const);
+  const known = new Set(named.map(([, t]) => t));
+  const inputs = nodes.filter((n) => !known.has(n.inputTopic)).map((n) => [`the ${n.name} input topic`, n.inputTopic] as const);
+  const changelogs = nodes.map((n) => [`loopguard.topics.changelogPrefix (the ${n.store.name} changelog)`, n.store.changelogTopic] as const);
+  return [...named, ...inputs, ...changelogs];
+}
+
+// Each topic has one role: two roles on one topic would feed decisions back in as events, or
+// mix one processor's state into another's. Config names the topics, so the error names keys.
+function checkTopics(nodes: readonly ProcessorNode[], topics: TopicNames): void {
+  const seen = new Map<string, string>();
+  for (const [key, topic] of topicsByKey(nodes, topics)) {
+    const other = seen.get(topic);
+    if (other !== undefined) throw new LoopguardError(ERROR_CODES.configInvalid, `config ${other} and ${key} are both ${JSON.stringify(topic)}: each topic has one role`, { keys: [other, key], topic });
+    seen.set(topic, key);
+  }
+  const inputs = new Set<string>();
+  for (const n of nodes) {
+    if (inputs.has(n.inputTopic)) throw new LoopguardError(ERROR_CODES.configInvalid, `config: topic ${JSON.stringify(n.inputTopic)} feeds two processors`, { topic: n.inputTopic });
+    inputs.add(n.inputTopic);
+  }
+}
+
 export function makeTopology(nodes: readonly ProcessorNode[], topics: TopicNames, limits: TopologyLimits = { maxFutureSkewMs: 300_000 }): Topology {
+  checkTopics(nodes, topics);
   const byTopic = new Map<string, ProcessorNode>();
   const byType = new Map<string, ProcessorNode>();
   const stores = new Set<string>();
   for (const n of nodes) {
-    if (byTopic.has(n.inputTopic)) throw new Error(`topology: topic ${n.inputTopic} feeds two processors`);
+    // Wiring mistakes in code, not config: config cannot make a processor read an output topic.
     if (stores.has(n.store.name)) throw new Error(`topology: store ${n.store.name} is used twice`);
     if ([topics.verdicts, topics.deadLetter].includes(n.inputTopic)) throw new Error(`topology: ${n.name} reads an output topic`);
     byTopic.set(n.inputTopic, n);

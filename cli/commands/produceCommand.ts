@@ -30,6 +30,26 @@ export function registerProduce(program: Command, ctx: Context): void {
         await registerSchemas(catalog, topology);
         const counts = await kafka.partitionCounts(topology.nodes.map((n) => n.inputTopic));
         for (const n of topology.nodes) if (!counts.has(n.inputTopic)) throw new LoopguardError(ERROR_CODES.kafka, `topic ${n.inputTopic} does not exist (create it with \`loopguard topics create\`)`);
+        // A line that validates may still fail to encode (JSON too deep to stringify, say): it is
+        // that line's error, named like a validation error.
+        const prepare = (value: unknown): { ok: true; record: OutRecord } | { ok: false; reason: string } => {
+          const routed = route(topology, value);
+          if (!routed.ok) return routed;
+          const { node, event } = routed;
+          try {
+            return {
+              ok: true,
+              record: {
+                topic: node.inputTopic,
+                partition: partitionFor(node.process.keyOf(event), counts.get(node.inputTopic)!),
+                key: node.messageKeyOf(event),
+                value: catalog.encode(node.inputTopic, node.codecs.input, value as Record<string, unknown>),
+              },
+            };
+          } catch (e) {
+            return { ok: false, reason: `cannot be encoded: ${(e as Error).message}` };
+          }
+        };
         const sender = await kafka.producer();
         const input = openInput(file);
         const progress = progressBar(input.size, 'produce');
@@ -38,21 +58,14 @@ export function registerProduce(program: Command, ctx: Context): void {
         let invalid = 0;
         try {
           for await (const line of readJsonLines(input.stream, progress.add)) {
-            const routed = 'error' in line ? { ok: false as const, reason: line.error } : route(topology, line.value);
-            if (!routed.ok) {
+            const prepared = 'error' in line ? { ok: false as const, reason: line.error } : prepare(line.value);
+            if (!prepared.ok) {
               invalid++;
-              if (!opts.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${line.lineNo}: ${routed.reason}`, { line: line.lineNo });
-              log.warn({ line: line.lineNo, reason: routed.reason }, 'skipped invalid event');
+              if (!opts.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${line.lineNo}: ${prepared.reason}`, { line: line.lineNo });
+              log.warn({ line: line.lineNo, reason: prepared.reason }, 'skipped invalid event');
               continue;
             }
-            const { node, event } = routed;
-            const value = (line as { value: Record<string, unknown> }).value;
-            batch.push({
-              topic: node.inputTopic,
-              partition: partitionFor(node.process.keyOf(event), counts.get(node.inputTopic)!),
-              key: node.messageKeyOf(event),
-              value: catalog.encode(node.inputTopic, node.codecs.input, value),
-            });
+            batch.push(prepared.record);
             if (batch.length >= BATCH) { await sender.send(batch); sent += batch.length; batch = []; }
           }
         } finally {

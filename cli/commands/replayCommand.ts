@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
-import { configOption } from '../options.js';
+import { configOption, positiveInt } from '../options.js';
 import { openInput } from '../jsonLines.js';
 import { progressBar } from '../progress.js';
 import { replay } from './replay.js';
@@ -33,11 +33,5 @@ const defaultWorkers = () => Math.min(2, Math.max(0, availableParallelism() - 1)
 function nonNegativeInt(v: string, name: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got ${v}`);
-  return n;
-}
-
-export function positiveInt(v: string, name: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive integer, got ${v}`);
   return n;
 }

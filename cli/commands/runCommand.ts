@@ -4,14 +4,14 @@ import { StreamProcessor } from '../../topology/runtime/processor.js';
 import { PrometheusTelemetry } from '../../topology/runtime/telemetry.js';
 import { connect } from '../connect.js';
 import type { Context } from '../context.js';
-import { configOption } from '../options.js';
+import { configOption, positiveInt } from '../options.js';
 
 export function registerRun(program: Command, ctx: Context): void {
   program
     .command('run')
     .description('Run the stream processor: consume tool and channel events, publish decisions, keep state in compacted changelogs. Stops gracefully on SIGINT/SIGTERM.')
     .addOption(configOption())
-    .option('--max-event-bytes <n>', 'events larger than this go to the dead-letter topic', (v) => Number(v), 1 << 20)
+    .option('--max-event-bytes <n>', 'events larger than this go to the dead-letter topic', (v) => positiveInt(v, '--max-event-bytes'), 1 << 20)
     .action(async (opts: { config?: string; maxEventBytes: number }) => {
       const config = ctx.config(opts);
       const log = ctx.logger(config, 'run');

@@ -19,7 +19,16 @@ const dir = mkdtempSync(join(tmpdir(), 'loopguard-it-'));
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => { for (const c of cleanups.reverse()) await c(); });
 
-export const infraEnv = () => ({ KAFKA_BROKERS: inject('kafkaBrokers'), SCHEMA_REGISTRY_URL: inject('registryUrl') });
+export type InfraEnv = { readonly KAFKA_BROKERS: string; readonly SCHEMA_REGISTRY_URL: string };
+
+// A file may point its helpers at a stack of its own (the fault tests restart their broker);
+// module state is per test file, so this never leaks into another file.
+let ownInfra: InfraEnv | undefined;
+
+/** Points this file's worlds and commands at another broker and registry (undefined: back to the shared ones). */
+export function useInfra(env: InfraEnv | undefined): void { ownInfra = env; }
+
+export const infraEnv = (): InfraEnv => ownInfra ?? { KAFKA_BROKERS: inject('kafkaBrokers'), SCHEMA_REGISTRY_URL: inject('registryUrl') };
 
 export interface World {
   readonly name: string;
@@ -74,6 +83,25 @@ export async function lgOk(args: string[]): Promise<string> {
   const code = await r.exited();
   if (code !== 0) throw new Error(`loopguard ${args.join(' ')} exited ${code}:\n${r.output()}`);
   return r.output();
+}
+
+const SERVING = /"port":(\d+),"host":"[^"]*","msg":"serving \/metrics/;
+
+/** The port a `loopguard run` serves its probes on (it is started with http.port 0). */
+export async function httpPort(run: Run): Promise<number> {
+  await waitFor('the HTTP endpoints', () => SERVING.test(run.output()));
+  return Number(SERVING.exec(run.output())![1]);
+}
+
+/** Waits until `loopguard run` answers /readyz with 200: group joined, every assigned partition restored. */
+export async function ready(run: Run, timeoutMs = 90_000): Promise<number> {
+  const port = await httpPort(run);
+  const readyz = () => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+  await waitFor('/readyz', async () => {
+    if (run.child.exitCode !== null) throw new Error(`loopguard run exited ${run.child.exitCode} before it was ready:\n${run.output()}`);
+    return readyz();
+  }, timeoutMs);
+  return port;
 }
 
 export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 90_000): Promise<void> {

@@ -57,18 +57,20 @@ async function withDocker(): Promise<Infra> {
   };
 }
 
-function withJarStack(): Infra {
+function withJarStack(env: NodeJS.ProcessEnv): Infra {
+  // scripts/stack.mjs keeps its state here too (the children inherit this environment).
+  const stackDir = env.LOOPGUARD_STACK_DIR ?? join(root, '.stack');
   const status = spawnSync('node', [join(root, 'scripts/stack.mjs'), 'status'], { encoding: 'utf8' });
   const alreadyUp = status.status === 0;
   if (!alreadyUp) {
     const up = spawnSync('node', [join(root, 'scripts/stack.mjs'), 'up'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 });
     if (up.status !== 0) throw new Error(`could not start the jar-based Kafka + Apicurio stack (exit ${up.status})`);
   }
-  const env = Object.fromEntries(readFileSync(join(root, '.stack/env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const vars = Object.fromEntries(readFileSync(join(stackDir, 'env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
   return {
     kind: 'jar-stack',
-    brokers: env.KAFKA_BROKERS!,
-    registryUrl: env.SCHEMA_REGISTRY_URL!,
+    brokers: vars.KAFKA_BROKERS!,
+    registryUrl: vars.SCHEMA_REGISTRY_URL!,
     // A stack someone else started (a developer's `npm run stack:up`) is theirs to stop.
     stop: async () => { if (!alreadyUp) spawnSync('node', [join(root, 'scripts/stack.mjs'), 'down'], { stdio: 'inherit' }); },
   };
@@ -77,5 +79,5 @@ function withJarStack(): Infra {
 export async function startInfra(env: NodeJS.ProcessEnv = process.env): Promise<Infra> {
   if (env.KAFKA_BROKERS && env.SCHEMA_REGISTRY_URL) return { kind: 'env', brokers: env.KAFKA_BROKERS, registryUrl: env.SCHEMA_REGISTRY_URL, stop: async () => {} };
   if (dockerAnswers()) return withDocker();
-  return withJarStack();
+  return withJarStack(env);
 }
