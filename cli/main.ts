@@ -10,7 +10,7 @@ const program = new Command()
   .name('loopguard')
   .description('Stops AI agents and chat bots from looping: a Kafka stream processor for tool calls and bot messages.')
   .showHelpAfterError();
-registerCommands(program, context);
+await registerCommands(program, context, process.argv);
 
 // A reader that went away (`loopguard replay … | head`) is not a failure: stop quietly, as
 // Unix tools do. Any other write error is.

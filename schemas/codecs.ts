@@ -2,10 +2,11 @@
 // decision and the Avro record. Event and decision codecs are derived from the contract (see
 // contract.ts); state codecs live in state.ts. The mapping is one to one but for `args` and
 // `result` (any JSON), which travel as JSON text.
-import avro from 'avsc';
+import type avro from 'avsc';
 import type { BotDecision } from '../processors/botLoop/react.js';
 import { fieldOf, isRecord, type Field, type SourcePosition } from '../processors/kernel/contract.js';
 import type { RunAbort, ToolDecision } from '../processors/toolLoop/react.js';
+import { lazyType } from './avro.js';
 import { avroSchemaOf, CHANNEL_EVENT_CONTRACT, DECISION_CONTRACT, mergedFields, TOOL_EVENT_CONTRACT, type TopicContract } from './contract.js';
 
 export interface ValueCodec<T = unknown> {
@@ -54,10 +55,11 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
   const fields = [...envelope, ...mergedFields(contract)];
   const byType = new Map(contract.decls.map((d) => [d.type, [...envelope.map((e) => e.name), ...Object.keys(d.fields)]]));
   const fieldByName = new Map(fields.map((x) => [x.name, x.field]));
+  const type = lazyType(schema);
   return {
     name: contract.name,
     schema,
-    type: avro.Type.forSchema(schema),
+    get type() { return type(); },
     toAvro(value) {
       const out: Obj = { type: value.type };
       for (const { name, field } of fields) out[name] = toWire(field, Object.hasOwn(value, name) ? value[name] : undefined);

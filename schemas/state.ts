@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import avro from 'avsc';
+import type avro from 'avsc';
+import { lazyType } from './avro.js';
 import type { ConversationState, Cooldown, PairState, ReceiverState } from '../processors/botLoop/state.js';
 import { idEntries, idsFrom } from '../processors/kernel/idMemory.js';
 import { MAX_EVENT_IDS, type RunState, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
@@ -39,8 +40,9 @@ interface AvroConversation { pairList: AvroPair[]; receiverList: AvroReceiver[] 
 
 function stateCodec<S, A>(name: string, toAvro: (s: S) => A, fromAvro: (a: A) => S): ValueCodec<StoreEntry<S>> {
   const schema = loadSchema(name);
+  const type = lazyType(schema);
   return {
-    name, schema, type: avro.Type.forSchema(schema),
+    name, schema, get type() { return type(); },
     toAvro: (e) => ({ offset: e.offset, state: toAvro(e.state) }),
     fromAvro: (r) => {
       const { offset, state } = r as { offset: number; state: A };

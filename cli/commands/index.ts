@@ -1,19 +1,23 @@
+// Every `loopguard` subcommand, loaded on demand: a command imports only what it needs, so
+// `replay` never loads the Kafka client and starts about as fast as node itself.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { registerDemo } from './demoCommand.js';
-import { registerProduce } from './produceCommand.js';
-import { registerReplay } from './replayCommand.js';
-import { registerReset } from './resetCommand.js';
-import { registerRun } from './runCommand.js';
-import { registerTail } from './tailCommand.js';
-import { registerTopics } from './topicsCommand.js';
 
-export function registerCommands(program: Command, ctx: Context): void {
-  registerDemo(program, ctx);
-  registerReplay(program, ctx);
-  registerRun(program, ctx);
-  registerTopics(program, ctx);
-  registerProduce(program, ctx);
-  registerTail(program, ctx);
-  registerReset(program, ctx);
+type Register = (program: Command, ctx: Context) => void;
+
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  demo: async () => (await import('./demoCommand.js')).registerDemo,
+  replay: async () => (await import('./replayCommand.js')).registerReplay,
+  run: async () => (await import('./runCommand.js')).registerRun,
+  topics: async () => (await import('./topicsCommand.js')).registerTopics,
+  produce: async () => (await import('./produceCommand.js')).registerProduce,
+  tail: async () => (await import('./tailCommand.js')).registerTail,
+  reset: async () => (await import('./resetCommand.js')).registerReset,
+};
+
+/** Registers the command `argv` names, or all of them (for help, or an unknown command). */
+export async function registerCommands(program: Command, ctx: Context, argv: readonly string[]): Promise<void> {
+  const name = argv[2];
+  const wanted = name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
+  for (const register of await Promise.all(wanted.map((n) => COMMANDS[n]!()))) register(program, ctx);
 }
