@@ -28,7 +28,7 @@ let log = '';
 run.stderr.on('data', (d) => { log += d; });
 while (!log.includes('state restored from changelog')) await delay(50);
 
-const { partitions, changelogPrefix, ...names } = topics;
+const { partitions: _partitions, changelogPrefix, ...names } = topics;
 const runner = await LoopguardRunner.connect({ brokers: [env.KAFKA_BROKERS], schemaRegistryUrl: env.SCHEMA_REGISTRY_URL, topics: { ...names, changelogPrefix }, failure: 'open', timeoutMs: 10_000 });
 // warm-up: one call per partition so every partition is followed before timing
 for (let r = 0; r < 24; r++) await runner.beforeToolCall({ sessionKey: `warm-${r}`, toolName: 'read', args: { r } });

@@ -1,7 +1,15 @@
-// avsc, loaded the first time a codec's Avro type is needed: commands that never touch the
+// What a topic's values look like in Avro, and avsc, loaded the first time a codec's Avro type is needed: commands that never touch the
 // wire (`replay`, `demo`) do not pay for it at start-up.
 import { createRequire } from 'node:module';
 import type avro from 'avsc';
+
+export interface ValueCodec<T = unknown> {
+  readonly name: string;
+  readonly schema: avro.Schema;
+  readonly type: avro.Type;
+  toAvro(value: T): unknown;
+  fromAvro(record: unknown): T;
+}
 
 const require = createRequire(import.meta.url);
 let loaded: typeof avro | undefined;

@@ -2,20 +2,13 @@
 // decision and the Avro record. Event and decision codecs are derived from the contract (see
 // contract.ts); state codecs live in state.ts. The mapping is one to one but for `args` and
 // `result` (any JSON), which travel as JSON text.
-import type avro from 'avsc';
 import type { BotDecision } from '../processors/botLoop/react.js';
 import { fieldOf, isRecord, type Field, type SourcePosition } from '../processors/kernel/contract.js';
 import type { RunAbort, ToolDecision } from '../processors/toolLoop/react.js';
-import { lazyType } from './avro.js';
+import { lazyType, type ValueCodec } from './avro.js';
 import { avroSchemaOf, CHANNEL_EVENT_CONTRACT, DECISION_CONTRACT, mergedFields, TOOL_EVENT_CONTRACT, type TopicContract } from './contract.js';
 
-export interface ValueCodec<T = unknown> {
-  readonly name: string;
-  readonly schema: avro.Schema;
-  readonly type: avro.Type;
-  toAvro(value: T): unknown;
-  fromAvro(record: unknown): T;
-}
+export type { ValueCodec };
 
 /** A decision as published: what its processor decided, plus the topology's id and source position. */
 export type Decision = (ToolDecision | RunAbort | BotDecision) & { readonly id: string; readonly source: SourcePosition };

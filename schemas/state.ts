@@ -5,11 +5,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type avro from 'avsc';
-import { lazyType } from './avro.js';
+import { lazyType, type ValueCodec } from './avro.js';
 import type { ConversationState, Cooldown, PairState, ReceiverState } from '../processors/botLoop/state.js';
 import { idEntries, idsFrom } from '../processors/kernel/idMemory.js';
 import { MAX_EVENT_IDS, type RunState, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
-import type { ValueCodec } from './codecs.js';
 
 /** What the changelog holds per key: the state and the input offset last folded into it. */
 export interface StoreEntry<S = unknown> {

@@ -55,7 +55,7 @@ export class Connection {
     this.topics = topics;
   }
 
-  static async open(opts: ClientOptions, inputs: ReadonlyArray<{ topic: keyof TopicNames; codec: ValueCodec<any> }>): Promise<Connection> {
+  static async open(opts: ClientOptions, inputs: ReadonlyArray<{ topic: keyof TopicNames; codec: ValueCodec }>): Promise<Connection> {
     const topics = { ...DEFAULT_TOPICS, ...opts.topics };
     const settings = configFrom({ loopguard: { kafka: { brokers: [...opts.brokers], clientId: opts.clientId ?? 'loopguard-sdk', ssl: opts.ssl ?? false, ...(opts.sasl ? { sasl: opts.sasl } : {}) }, schemaRegistry: { url: opts.schemaRegistryUrl } } }).settings;
     const log = opts.logger ?? createLogger({ log: { level: 'warn', redact: true } }, 'loopguard-sdk');

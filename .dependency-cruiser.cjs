@@ -1,0 +1,54 @@
+// The architecture as rules, checked by `npm run lint:deps` (part of `npm test`).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Modules form layers; a cycle means two of them should be one, or share a third.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'processors-are-pure',
+      severity: 'error',
+      comment: 'processors/ is the domain: it imports nothing of the project outside itself (the kernel is inside it).',
+      from: { path: '^processors/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(topology|schemas|sdk|cli|test|bench|scripts)/' },
+    },
+    {
+      name: 'processors-do-no-io',
+      severity: 'error',
+      comment: 'No Kafka, registry, logging or Avro in the domain.',
+      from: { path: '^processors/' },
+      to: { path: 'node_modules/(kafkajs|@kafkajs|avsc|pino|prom-client|mappersmith)/' },
+    },
+    {
+      name: 'only-the-adapter-imports-the-kafka-client',
+      severity: 'error',
+      comment: 'kafkajs stays behind the port (topology/runtime/port.ts): another client is one more adapter folder.',
+      from: { pathNot: '^topology/runtime/kafkajs/|^scripts/|^test/' },
+      to: { path: 'node_modules/kafkajs/' },
+    },
+    {
+      name: 'schemas-below-topology',
+      severity: 'error',
+      comment: 'The wire contract is read by the topology, never the other way round.',
+      from: { path: '^schemas/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(topology|cli|sdk)/' },
+    },
+    {
+      name: 'no-test-code-in-production',
+      severity: 'error',
+      from: { path: '^(processors|topology|schemas|sdk|cli)/', pathNot: '(\\.spec\\.ts|/testing/.*)$' },
+      to: { path: '(\\.spec\\.ts$|^test/)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|\\.stack)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs'] },
+  },
+};
