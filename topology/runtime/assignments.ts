@@ -84,7 +84,7 @@ export class Assignments {
     const ready = (async () => {
       const assigned = new Map<number, Assigned>();
       for (const p of partitions) {
-        const worker = new PartitionWorker(new PartitionTask(node, p), catalog, topology.topics, maxEventBytes, log.child({ topic, partition: p }), telemetry);
+        const worker = new PartitionWorker(new PartitionTask(node, p, { maxFutureSkewMs: topology.limits.maxFutureSkewMs, now: Date.now }), catalog, topology.topics, maxEventBytes, log.child({ topic, partition: p }), telemetry);
         const { sink, close } = await this.deps.sinkFor(topic, p);
         assigned.set(p, { worker, sink, close });
       }

@@ -82,7 +82,7 @@ export class PartitionWorker {
     const result = this.task.process({ topic: r.topic, partition: r.partition, offset: r.offset, value });
     switch (result.kind) {
       case 'invalid':
-        out.push(this.deadLetter(r, 'invalid_event', result.reason));
+        out.push(this.deadLetter(r, result.code, result.reason));
         return;
       case 'replayed':
         return;
