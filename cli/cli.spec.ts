@@ -1,6 +1,6 @@
 // The `loopguard` command as a user runs it: the built CLI in a child process.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,5 +75,35 @@ describe('loopguard demo', () => {
     expect(ds.filter((d) => d.type === 'run_abort')).toHaveLength(1);
     expect(ds.filter((d) => d.decision === 'suppress').length).toBeGreaterThan(0);
     expect(ds.filter((d) => d.conversationId === 'C0TEAM').every((d) => d.decision === 'deliver')).toBe(true);
+  });
+});
+
+describe('loopguard demo --events', () => {
+  it('prints the demo traffic, which replay with the starter config turns into the decisions demo --json shows', () => {
+    const events = lg(['demo', '--events']);
+    expect(events.status).toBe(0);
+    const replayed = jsonLines(lg(['replay', '--config', join(import.meta.dirname, '..', 'examples/config/starter.json5'), '--partitions', '3', '-'], events.stdout).stdout);
+    expect(replayed.map((d) => [d.type, d.decision])).toEqual(jsonLines(lg(['demo', '--json']).stdout).map((d) => [d.type, d.decision]));
+  });
+});
+
+describe('command-line conventions', () => {
+  it('prints the package version with --version', () => {
+    const r = lg(['--version']);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe((JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version);
+  });
+  it.each([
+    [[], 'start'], [['start'], '--demo'], [['console'], '--lookback'], [['demo'], '--events'], [['replay'], '--partitions'], [['run'], '--max-event-bytes'],
+    [['topics'], 'create'], [['topics', 'create'], '--dry-run'], [['produce'], '--skip-invalid'], [['tail'], '--from-beginning'], [['reset'], '--to-earliest'],
+  ])('has --help for %j', (command, mentions) => {
+    const r = lg([...command, '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(mentions);
+  });
+  it('refuses a bad console port in one line', () => {
+    const r = lg(['console', '--port', 'http']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr.trim().split('\n')[0]).toMatch(/--port must be a port number/);
   });
 });

@@ -77,6 +77,7 @@ async function start(ctx: Context, opts: StartOptions): Promise<void> {
   log = startLogger(config, out, tty);
   const life = new Lifecycle(() => log!);
   const untrap = life.trapSignals();
+  void life.stopRequested.then(() => out.print('stopping…'));
   try {
     out.print(`loopguard start: config ${file}${opts.config === undefined ? ' (the starter: both guards on; --config FILE runs yours)' : ''}`);
     config = await brokerFor(config, opts, out, life);
