@@ -1,6 +1,6 @@
 // The `loopguard` command as a user runs it: the built CLI in a child process.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -100,6 +100,13 @@ describe('command-line conventions', () => {
     const r = lg([...command, '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(mentions);
+  });
+  it('says in one line what to install when start needs Java and finds none', () => {
+    const bin = mkdtempSync(join(dir, 'bin-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const r = spawnSync(process.execPath, [CLI, 'start', '--console-port', '0', '--metrics-port', '0'], { encoding: 'utf8', env: { PATH: bin, HOME: dir, LOOPGUARD_STACK_DIR: join(dir, 'no-java-stack'), LOG_LEVEL: 'warn' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^loopguard: no broker is configured and the embedded Kafka needs Java, .*install a Java 17\+ runtime/)]);
   });
   it('refuses a bad console port in one line', () => {
     const r = lg(['console', '--port', 'http']);

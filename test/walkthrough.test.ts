@@ -2,15 +2,17 @@
 // test run's broker instead of the `npm run stack:up` it starts with, with the built CLI for
 // `npx loopguard`, and topics of its own.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSON5 from 'json5';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { infraEnv, lgOk } from './helpers/harness.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const cwd = mkdtempSync(join(tmpdir(), 'loopguard-walkthrough-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 /** The indented code blocks of the README's "Run it on Kafka" section. */
 function walkthroughBlocks(): string[] {
@@ -39,7 +41,6 @@ describe('the README walkthrough', () => {
     expect(steps).toContain('npx loopguard tail');
 
     const name = `it-walkthrough-${Date.now().toString(36)}`;
-    const cwd = mkdtempSync(join(tmpdir(), 'loopguard-walkthrough-'));
     const starter = JSON5.parse(readFileSync(join(ROOT, 'examples/config/starter.json5'), 'utf8')) as { loopguard: Record<string, unknown> };
     const config = {
       ...starter,
