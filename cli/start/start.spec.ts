@@ -50,7 +50,7 @@ describe('start --demo traffic', () => {
     const progress = new DemoProgress(feed);
     const printed = [...decisions, decisions[0]!].flatMap((d) => progress.onDecision(d));
     expect(printed.at(-1)).toMatch(new RegExp(`^demo: all ${feed.total} decisions came back through Kafka \\(1 abort, \\d+ allow, .*\\), as the in-memory run`));
-    expect(printed.filter((l) => l.includes('BLOCK')).length).toBe(decisions.filter((d) => d.decision === 'block').length);
+    expect(printed.filter((l) => l.includes('BLOCK')).length).toBe(decisions.filter((d) => d.type === 'tool_decision' && d.decision === 'block').length);
     expect(printed.some((l) => l.includes('(quiet)'))).toBe(false);
     expect(progress.done).toBe(true);
   });
