@@ -5,7 +5,6 @@ import { loadConfig, type LoopguardConfig } from '../topology/config.js';
 import { LoopguardError } from '../topology/errors.js';
 import { createLogger, type Logger } from '../topology/logger.js';
 import { registerCommands } from './commands/index.js';
-import { packageVersion } from './packageInfo.js';
 
 export interface Context {
   config(opts: { config?: string }): LoopguardConfig;
@@ -22,10 +21,10 @@ const context: Context = {
   logger: (config, name) => createLogger(config.settings, name),
 };
 
+
 const program = new Command()
   .name('loopguard')
   .description('Stops AI agents and chat bots from looping: a Kafka stream processor for tool calls and bot messages.')
-  .version(packageVersion(), '-V, --version', 'print the loopguard version')
   .showHelpAfterError();
 registerCommands(program, context);
 

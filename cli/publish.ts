@@ -1,5 +1,6 @@
 // Events onto their input topics the way `produce` sends them: validated and routed by the
 // topology, keyed and partitioned like the processor expects, Avro-encoded, sent in batches.
+// (`start --demo` uses it; `produce` could too.)
 import type { SchemaCatalog } from '../schemas/registry.js';
 import { ERROR_CODES, LoopguardError } from '../topology/errors.js';
 import { partitionFor } from '../topology/partitioner.js';

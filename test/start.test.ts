@@ -11,8 +11,9 @@ import { waitFor } from './helpers/harness.js';
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const stackDir = mkdtempSync(join(tmpdir(), 'loopguard-start-stack-'));
-// The Maven artifacts are shared with the test run's own stack, so nothing is fetched twice.
-const stackCache = process.env.LOOPGUARD_STACK_CACHE ?? join(ROOT, '.stack', 'cache');
+// The Maven artifacts are shared with the test run's own stack (where scripts/stack.mjs keeps
+// them), so nothing is fetched twice.
+const stackCache = process.env.LOOPGUARD_STACK_CACHE ?? join(process.env.LOOPGUARD_STACK_DIR ?? join(ROOT, '.stack'), 'cache');
 
 afterAll(async () => {
   // Whatever the test left behind if it failed half-way; a no-op after a clean stop.

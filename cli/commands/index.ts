@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../main.js';
+import { packageVersion } from '../packageInfo.js';
 import { registerConsole } from './consoleCommand.js';
 import { registerDemo } from './demoCommand.js';
 import { registerProduce } from './produceCommand.js';
@@ -11,6 +12,7 @@ import { registerTail } from './tailCommand.js';
 import { registerTopics } from './topicsCommand.js';
 
 export function registerCommands(program: Command, ctx: Context): void {
+  program.version(packageVersion(), '-V, --version', 'print the loopguard version');
   registerStart(program, ctx);
   registerConsole(program, ctx);
   registerDemo(program, ctx);
