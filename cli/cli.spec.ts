@@ -1,6 +1,6 @@
 // The `loopguard` command as a user runs it: the built CLI in a child process.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -159,5 +159,42 @@ describe.runIf(process.platform === 'linux')('unexpected errors (Linux: /proc/se
     const r = lg(['replay', '/proc/self/mem'], undefined, { LOG_LEVEL: 'DEBUG' });
     expect(r.stderr.split('\n').slice(0, 2)).toEqual(['loopguard: EIO: i/o error, read', 'Error: EIO: i/o error, read']);
     expect(r.status).toBe(1);
+  });
+});
+
+describe('loopguard demo --events', () => {
+  it('prints the demo traffic, which replay with the starter config turns into the decisions demo --json shows', () => {
+    const events = lg(['demo', '--events']);
+    expect(events.status).toBe(0);
+    const replayed = jsonLines(lg(['replay', '--config', join(import.meta.dirname, '..', 'examples/config/starter.json5'), '--partitions', '3', '-'], events.stdout).stdout);
+    expect(replayed.map((d) => [d.type, d.decision])).toEqual(jsonLines(lg(['demo', '--json']).stdout).map((d) => [d.type, d.decision]));
+  });
+});
+
+describe('command-line conventions', () => {
+  it('prints the package version with --version', () => {
+    const r = lg(['--version']);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe((JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version);
+  });
+  it.each([
+    [[], 'start'], [['start'], '--demo'], [['console'], '--lookback'], [['demo'], '--events'], [['replay'], '--partitions'], [['run'], '--max-event-bytes'],
+    [['topics'], 'create'], [['topics', 'create'], '--dry-run'], [['produce'], '--skip-invalid'], [['tail'], '--from-beginning'], [['reset'], '--to-earliest'],
+  ])('has --help for %j', (command, mentions) => {
+    const r = lg([...command, '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(mentions);
+  });
+  it('says in one line what to install when start needs Java and finds none', () => {
+    const bin = mkdtempSync(join(dir, 'bin-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const r = spawnSync(process.execPath, [CLI, 'start', '--console-port', '0', '--metrics-port', '0'], { encoding: 'utf8', env: { PATH: bin, HOME: dir, LOOPGUARD_STACK_DIR: join(dir, 'no-java-stack'), LOG_LEVEL: 'warn' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^loopguard: no broker is configured and the embedded Kafka needs Java, .*install a Java 17\+ runtime/)]);
+  });
+  it('refuses a bad console port in one line', () => {
+    const r = lg(['console', '--port', 'http']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr.trim().split('\n')[0]).toMatch(/--port must be a port number/);
   });
 });

@@ -7,7 +7,9 @@
 //   node scripts/stack.mjs down   # stop both and remove their data
 //   node scripts/stack.mjs status
 //
-// Artifacts stay in the local Maven repository (~/.m2) and .stack/cache between runs.
+// LOOPGUARD_STACK_DIR moves the stack's folder (default .stack); artifacts stay in the local
+// Maven repository (~/.m2) and in <stack dir>/cache between runs, or in LOOPGUARD_STACK_CACHE,
+// which several stacks may share (each artifact is put in place by an atomic rename).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stackDir = process.env.LOOPGUARD_STACK_DIR ?? join(root, '.stack');
-const cacheDir = join(stackDir, 'cache');
+const cacheDir = process.env.LOOPGUARD_STACK_CACHE ?? join(stackDir, 'cache');
 const pom = join(root, 'scripts/stack/pom.xml');
 const APICURIO_VERSION = '3.0.9';
 const APICURIO = `io.apicurio:apicurio-registry-app:${APICURIO_VERSION}:tar.gz:all`;
@@ -43,7 +45,9 @@ function kafkaClasspath() {
   const file = join(cacheDir, 'kafka.classpath');
   if (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
     log('resolving Apache Kafka with Maven');
-    mvn(['-f', pom, `${DEPENDENCY_PLUGIN}:build-classpath`, `-Dmdep.outputFile=${file}`]);
+    const partial = `${file}.${process.pid}.partial`;
+    mvn(['-f', pom, `${DEPENDENCY_PLUGIN}:build-classpath`, `-Dmdep.outputFile=${partial}`]);
+    renameSync(partial, file);
   }
   return readFileSync(file, 'utf8').trim();
 }
@@ -56,20 +60,22 @@ function apicurioHome() {
   const jar = join(home, `apicurio-registry-app-${APICURIO_VERSION}-runner.jar`);
   if (existsSync(jar)) return { home, jar };
   log(`fetching ${APICURIO} with Maven`);
-  const download = join(cacheDir, 'download');
+  const download = join(cacheDir, `download-${process.pid}`);
   rmSync(download, { recursive: true, force: true });
   mvn(['-f', pom, `${DEPENDENCY_PLUGIN}:copy`, `-Dartifact=${APICURIO}`, `-DoutputDirectory=${download}`, '-Dmdep.overWriteReleases=true']);
   const archive = join(download, `apicurio-registry-app-${APICURIO_VERSION}-all.tar.gz`);
   if (!existsSync(archive)) fail(`Maven did not deliver ${archive}`);
-  const staging = `${home}.partial`;
+  const staging = `${home}.${process.pid}.partial`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   const untar = spawnSync('tar', ['-xzf', archive, '-C', staging], { encoding: 'utf8' });
   if (untar.status !== 0) fail(`unpacking ${archive} failed: ${untar.stderr}`);
   if (!existsSync(join(staging, `apicurio-registry-app-${APICURIO_VERSION}-runner.jar`))) fail(`${archive} holds no runner jar`);
+  rmSync(download, { recursive: true, force: true });
+  // Another stack sharing the cache may have put its copy in place meanwhile, and may be running it.
+  if (existsSync(jar)) { rmSync(staging, { recursive: true, force: true }); return { home, jar }; }
   rmSync(home, { recursive: true, force: true });
   renameSync(staging, home);
-  rmSync(download, { recursive: true, force: true });
   return { home, jar };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveBotLoop } from '../processors/botLoop/config.js';
 import { resolveLoopDetection, resolverFor } from '../processors/toolLoop/config.js';
-import { configFrom, loadConfig } from './config.js';
+import { configFrom, embeddedStackDir, loadConfig } from './config.js';
 
 const thresholds = (block: object) => {
   const r = resolveLoopDetection(block, undefined);
@@ -92,6 +92,17 @@ describe('environment', () => {
     const c = configFrom({ loopguard: { kafka: { brokers: ['a:1'] } } }, { KAFKA_BROKERS: 'b:2,c:3', SCHEMA_REGISTRY_URL: 'http://r:1' });
     expect(c.settings.kafka.brokers).toEqual(['b:2', 'c:3']);
     expect(c.settings.schemaRegistry.url).toBe('http://r:1');
+  });
+  it('knows whether brokers were named, so `start` runs its own Kafka only when none were', () => {
+    expect(configFrom({}, {}).brokersConfigured).toBe(false);
+    expect(() => configFrom({ loopguard: { kafka: { clientId: 'x' } } }, { KAFKA_BROKERS: ' ' })).toThrow(/env.KAFKA_BROKERS/);
+    expect(configFrom({ loopguard: { kafka: { brokers: ['a:1'] } } }, {}).brokersConfigured).toBe(true);
+    expect(configFrom({}, { KAFKA_BROKERS: 'b:2' }).brokersConfigured).toBe(true);
+  });
+  it('keeps the embedded stack in LOOPGUARD_STACK_DIR, else under the user cache', () => {
+    expect(embeddedStackDir({ LOOPGUARD_STACK_DIR: '/tmp/s' })).toBe('/tmp/s');
+    expect(embeddedStackDir({ XDG_CACHE_HOME: '/c' })).toBe('/c/loopguard/stack');
+    expect(embeddedStackDir({})).toMatch(/\.cache\/loopguard\/stack$/);
   });
   it('refuses a bad LOG_LEVEL naming it', () => {
     expect(() => configFrom({}, { LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);

@@ -5,6 +5,8 @@
 // `tools.loopDetection`, `agents.list[].tools.loopDetection`, the `botLoopProtection` blocks
 // under `channels`, and its own `loopguard` block; everything else is ignored.
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import JSON5 from 'json5';
 import { z } from 'zod';
 import { DEFAULT_RUN_TTL_MS, loopDetectionBlockSchema, type LoopDetectionBlock, type ToolLoopConfig } from '../processors/toolLoop/config.js';
@@ -77,6 +79,8 @@ export interface LoopguardConfig {
   readonly botLoop: BotLoopConfig;
   readonly settings: LoopguardSettings;
   readonly topics: TopicNames;
+  /** Whether brokers were named (KAFKA_BROKERS or `loopguard.kafka.brokers`) rather than defaulted. */
+  readonly brokersConfigured: boolean;
   /** Non-fatal notes from loading (e.g. blocks that are validated but ignored). */
   readonly warnings: readonly string[];
 }
@@ -123,6 +127,7 @@ export function configFrom(raw: unknown, env: Readonly<Record<string, string | u
     botLoop,
     settings,
     topics: { toolEvents: t.toolEvents, channelEvents: t.channelEvents, verdicts: t.verdicts, deadLetter: t.deadLetter, changelogPrefix: t.changelogPrefix },
+    brokersConfigured: Boolean(env.KAFKA_BROKERS?.trim()) || (isObj(obj.loopguard) && isObj(obj.loopguard.kafka) && obj.loopguard.kafka.brokers !== undefined),
     warnings,
   };
 }
@@ -195,4 +200,14 @@ export function loadConfig(file: string | undefined, env: Readonly<Record<string
     throw new LoopguardError(ERROR_CODES.configInvalid, `config file ${file} is not valid JSON5: ${(e as Error).message}`, { file });
   }
   return configFrom(raw, env);
+}
+
+/**
+ * Where `loopguard start` keeps the Kafka and registry it runs when no broker is configured:
+ * LOOPGUARD_STACK_DIR, else the user's cache. Maven artifacts stay in ~/.m2 and the stack's
+ * own cache (LOOPGUARD_STACK_CACHE, read by scripts/stack.mjs) between runs.
+ */
+export function embeddedStackDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (env.LOOPGUARD_STACK_DIR) return env.LOOPGUARD_STACK_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'loopguard', 'stack');
 }

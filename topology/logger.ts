@@ -5,10 +5,11 @@ import type { LoopguardSettings } from './config.js';
 
 export const REDACT_PATHS = ['args', 'result', 'error.message', 'text', 'content', '*.args', '*.result', '*.text', '*.content', 'event.args', 'event.result', 'value'];
 
-export function createLogger(settings: Pick<LoopguardSettings, 'log'>, name = 'loopguard'): Logger {
+/** `destination` replaces stderr (`start` routes log lines around its status line). */
+export function createLogger(settings: Pick<LoopguardSettings, 'log'>, name = 'loopguard', destination?: pino.DestinationStream): Logger {
   return pino(
     { name, level: settings.log.level, redact: settings.log.redact ? { paths: REDACT_PATHS, censor: '[redacted]' } : [], base: { name } },
-    pino.destination({ fd: 2, sync: true }),
+    destination ?? pino.destination({ fd: 2, sync: true }),
   );
 }
 

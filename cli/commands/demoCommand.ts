@@ -67,7 +67,12 @@ export function registerDemo(program: Command, _ctx: Context): void {
     .command('demo')
     .description('Run bundled example traffic (stuck agent, progressing poll, ping-pong, compaction loop, bot storm, normal bot exchange) and show what loopguard decides and why. No services needed.')
     .option('--json', 'print the decisions as JSON lines instead of the table', false)
-    .action((opts: { json: boolean }) => {
+    .option('--events', 'print the demo\'s events as JSON lines instead (input for `produce` or `replay`)', false)
+    .action((opts: { json: boolean; events: boolean }) => {
+      if (opts.events) {
+        process.stdout.write(demoScenarios().flatMap((s) => s.events).map((e) => JSON.stringify(e)).join('\n') + '\n');
+        return;
+      }
       const { text, decisions } = demoReport();
       process.stdout.write(opts.json ? decisions.map((d) => JSON.stringify(d)).join('\n') + '\n' : text + '\n');
     });

@@ -2,10 +2,13 @@
 // `replay` never loads the Kafka client and starts about as fast as node itself.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { packageVersion } from '../packageInfo.js';
 
 type Register = (program: Command, ctx: Context) => void;
 
 const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  start: async () => (await import('./startCommand.js')).registerStart,
+  console: async () => (await import('./consoleCommand.js')).registerConsole,
   demo: async () => (await import('./demoCommand.js')).registerDemo,
   replay: async () => (await import('./replayCommand.js')).registerReplay,
   run: async () => (await import('./runCommand.js')).registerRun,
@@ -17,6 +20,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
 
 /** Registers the command `argv` names, or all of them (for help, or an unknown command). */
 export async function registerCommands(program: Command, ctx: Context, argv: readonly string[]): Promise<void> {
+  program.version(packageVersion(), '-V, --version', 'print the loopguard version');
   const name = argv[2];
   const wanted = name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
   for (const register of await Promise.all(wanted.map((n) => COMMANDS[n]!()))) register(program, ctx);

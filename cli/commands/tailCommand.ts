@@ -23,7 +23,7 @@ export function registerTail(program: Command, ctx: Context): void {
     .option('--json', 'one JSON decision per line', false)
     .option('--from-beginning', 'start at the oldest retained decision instead of new ones', false)
     .option('--max <n>', 'stop after this many decisions', nonNegative('--max'))
-    .option('--timeout <seconds>', 'stop after this many seconds without a new decision', nonNegative('--timeout'))
+    .option('--timeout <seconds>', 'stop after this many seconds without a new decision (counted from when tail has joined the topic\'s partitions)', nonNegative('--timeout'))
     .action(async (opts: { config?: string; json: boolean; fromBeginning: boolean; max?: number; timeout?: number }) => {
       const config = ctx.config(opts);
       const log = ctx.logger(config, 'tail');
@@ -38,6 +38,8 @@ export function registerTail(program: Command, ctx: Context): void {
       process.once('SIGINT', () => finish());
       process.once('SIGTERM', () => finish());
       await consumer.run({
+        // The idle clock starts once tail reads: joining the group is not time without decisions.
+        onAssigned: () => { lastAt = Date.now(); },
         onBatch: async (b) => {
           let last: number | undefined;
           for (const r of b.records) {
