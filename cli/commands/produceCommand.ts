@@ -12,7 +12,7 @@ import { openPublisher } from '../publish.js';
 export function registerProduce(program: Command, ctx: Context): void {
   program
     .command('produce')
-    .description('Validate JSON-lines events (SPEC §1) and publish each to its topic with its key and partition, Avro-encoded (Confluent wire format).')
+    .description('Validate JSON-lines events (docs/behaviour.md §1) and publish each to its topic with its key and partition, Avro-encoded (Confluent wire format).')
     .argument('[file]', 'events file, or - for stdin', '-')
     .addOption(configOption())
     .option('--skip-invalid', 'report invalid lines on stderr and continue (default: stop at the first, after publishing the lines before it)', false)

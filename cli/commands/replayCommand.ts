@@ -9,7 +9,7 @@ import { replay } from './replay.js';
 export function registerReplay(program: Command, ctx: Context): void {
   program
     .command('replay')
-    .description('Replay JSON-lines events (SPEC §1) through the real topology in memory; one JSON decision per line on stdout, in input order.')
+    .description('Replay JSON-lines events (docs/behaviour.md §1) through the real topology in memory; one JSON decision per line on stdout, in input order.')
     .argument('[file]', 'events file, or - for stdin', '-')
     .addOption(configOption())
     .option('--skip-invalid', 'report invalid lines on stderr and continue (default: stop at the first)', false)

@@ -1,4 +1,4 @@
-// The demo's bundled traffic: deterministic scenarios in the JSON form of SPEC §1, each the
+// The demo's bundled traffic: deterministic scenarios in the JSON form of docs/behaviour.md §1, each the
 // kind of loop loopguard exists to stop, next to traffic it must leave alone.
 const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
 

@@ -1,4 +1,4 @@
-// `botLoopProtection` (SPEC §3.2): strict blocks at every layer, and per-field resolution from
+// `botLoopProtection` (docs/behaviour.md §3.2): strict blocks at every layer, and per-field resolution from
 // the most specific layer that sets a field: conversation, account, channel, channels.defaults,
 // built-in.
 import { z } from 'zod';

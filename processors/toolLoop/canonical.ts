@@ -1,4 +1,4 @@
-// Canonical JSON (SPEC §2.2): the one text every hash in loopguard is taken of, so a runner
+// Canonical JSON (docs/behaviour.md §2.2): the one text every hash in loopguard is taken of, so a runner
 // hashing locally and the processor hashing raw events agree byte for byte.
 //
 // Keys sorted by JS string order on their raw value, no whitespace; `undefined` written as the

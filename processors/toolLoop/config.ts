@@ -1,4 +1,4 @@
-// `tools.loopDetection` (SPEC §2.1): the block as written (validated), and its resolution for
+// `tools.loopDetection` (docs/behaviour.md §2.1): the block as written (validated), and its resolution for
 // one run: global block, overwritten field by field by the agent's block (one level deep for
 // `detectors` and `postCompactionGuard`), defaults filled, then thresholds clamped upward.
 import { z } from 'zod';

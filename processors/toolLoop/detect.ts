@@ -1,4 +1,4 @@
-// Counting over a run's history (SPEC §2.4) and the decision order (SPEC §2.5).
+// Counting over a run's history (docs/behaviour.md §2.4) and the decision order (docs/behaviour.md §2.5).
 import type { ResolvedLoopDetection } from './config.js';
 import { DETECTORS, type Detector, type ToolRecord } from './state.js';
 

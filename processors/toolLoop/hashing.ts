@@ -1,4 +1,4 @@
-// The hashes tool-loop detection compares (SPEC §2.2). Public API: agent runners that send
+// The hashes tool-loop detection compares (docs/behaviour.md §2.2). Public API: agent runners that send
 // `argsHash` / `resultHash` instead of raw values compute them with these same functions.
 import crypto, { createHash } from 'node:crypto';
 import { canonicalJson, MAX_DEPTH } from './canonical.js';

@@ -1,5 +1,5 @@
 // Channel adapters turn a platform's native inbound payload into a `bot_message` fact, or say
-// why it is not one. Only messages written by another bot become facts (SPEC §3.1).
+// why it is not one. Only messages written by another bot become facts (docs/behaviour.md §3.1).
 import { isRecord } from '../../kernel/contract.js';
 import type { BotMessage } from '../events.js';
 
