@@ -1,5 +1,6 @@
-// One input partition at run time: decode, fold through its PartitionTask, then make the
-// results durable through a Sink in an order that makes a crash at any point harmless:
+// One input partition at run time: each record folded through its PartitionTask (see
+// foldRecord.ts), then the results made durable through a Sink in an order that makes a
+// crash at any point harmless:
 //   1. decisions and dead letters (acked by all in-sync replicas),
 //   2. the changelog entries of the keys the batch changed (each carries its input offset),
 //   3. the input offset commit.
@@ -12,6 +13,7 @@ import type { Logger } from '../logger.js';
 import type { PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
 import { deadLetter } from './deadLetter.js';
+import { foldRecord } from './foldRecord.js';
 import type { Batch, InRecord, OutRecord, Sink } from './port.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
@@ -25,6 +27,8 @@ export const EMIT_FROM_HEADER = 'loopguard.emit-from';
 export class PartitionWorker {
   /** Input offsets below this are folded silently (a reset to a point in time rebuilds them). */
   private emitFrom = 0;
+  /** Changelog values encoded per record this batch, reused while the key's entry is unchanged. */
+  private readonly encoded = new Map<string, { entry: StoreEntry; value: Buffer }>();
 
   constructor(
     readonly task: PartitionTask,
@@ -41,13 +45,24 @@ export class PartitionWorker {
   async restoreRecord(r: InRecord): Promise<void> {
     const key = r.key?.toString('utf8') ?? '';
     if (key === EMIT_FROM_KEY) { this.emitFrom = Number(r.headers[EMIT_FROM_HEADER] ?? 0); return; }
-    const entry = r.value === null ? null : await this.catalog.decode<StoreEntry>(r.value, this.task.node.codecs.state);
-    this.task.restore(key, entry);
+    try {
+      this.task.restore(key, r.value === null ? null : await this.catalog.decode<StoreEntry>(r.value, this.task.node.codecs.state));
+    } catch (e) {
+      // A changelog entry nobody can read must not keep the partition from ever restoring: the
+      // key keeps what earlier entries gave it, and records after that offset fold again.
+      if (!(e instanceof DecodeError)) throw e;
+      this.log.error({ key, offset: r.offset, reason: e.reason, err: e.message }, 'unreadable changelog entry skipped');
+    }
   }
 
   /** Processes a batch; returns the last offset handled (or undefined if none). */
   async processBatch(batch: Batch, sink: Sink): Promise<number | undefined> {
     const started = performance.now();
+    // Output schemas are registered before any partition is assigned; missing ones are a bug,
+    // to fail the batch here rather than dead-letter every record.
+    this.catalog.idFor(this.topics.verdicts);
+    this.catalog.idFor(this.changelogTopic);
+    this.encoded.clear();
     const out: OutRecord[] = [];
     let last: InRecord | undefined;
     for (const r of batch.records) {
@@ -67,47 +82,34 @@ export class PartitionWorker {
   }
 
   private async fold(r: InRecord, out: OutRecord[]): Promise<void> {
-    if (r.value !== null && r.value.length > this.maxEventBytes) {
-      out.push(this.deadLetter(r, 'oversized', `value is ${r.value.length} bytes, over the limit of ${this.maxEventBytes}`));
-      return;
-    }
-    let value: Record<string, unknown>;
-    try {
-      value = await this.catalog.decode(r.value, this.task.node.codecs.input);
-    } catch (e) {
-      if (!(e instanceof DecodeError)) throw e;
-      out.push(this.deadLetter(r, e.reason, e.message));
-      return;
-    }
-    const result = this.task.process({ topic: r.topic, partition: r.partition, offset: r.offset, value });
-    switch (result.kind) {
-      case 'invalid':
-        out.push(this.deadLetter(r, 'invalid_event', result.reason));
+    const f = await foldRecord(this.task, this.catalog, this.topics, this.maxEventBytes, r);
+    switch (f.kind) {
+      case 'dead':
+        this.telemetry.deadLetter(f.reason);
+        this.log[f.cause === undefined ? 'warn' : 'error']({ reason: f.reason, error: f.error, err: f.cause, topic: r.topic, partition: r.partition, offset: r.offset }, 'event sent to the dead-letter topic');
+        out.push(deadLetter(this.topics.deadLetter, r, f.reason, f.error));
         return;
       case 'replayed':
         return;
       case 'decided':
-        this.telemetry.event(String(value.type));
-        for (const d of result.decisions) {
-          this.telemetry.decision(d.type, String(d.decision ?? d.type), (d.detector as string | null | undefined) ?? null);
-          out.push({ topic: this.topics.verdicts, partition: r.partition, key: d.key, value: this.catalog.encode(this.topics.verdicts, this.task.node.codecs.output, d as Record<string, unknown>) });
-        }
+        this.telemetry.event(f.eventType);
+        for (const d of f.decisions) this.telemetry.decision(d.type, String(d.decision ?? d.type), (d.detector as string | null | undefined) ?? null);
+        out.push(...f.outputs);
+        this.encoded.set(f.key, { entry: f.entry, value: f.state });
         return;
       default:
-        return unreachable('task result', result);
+        return unreachable('folded record', f);
     }
   }
 
+  /** The changed keys' entries, encoded once per batch at most (most were, by their record). */
   changelogRecords(partition: number): OutRecord[] {
-    return this.task.drainDirty().map(([key, entry]) => ({
-      topic: this.changelogTopic, partition, key,
-      value: entry === null ? null : this.catalog.encode(this.changelogTopic, this.task.node.codecs.state, entry),
-    }));
-  }
-
-  private deadLetter(r: InRecord, reason: string, error: string): OutRecord {
-    this.telemetry.deadLetter(reason);
-    this.log.warn({ reason, error, topic: r.topic, partition: r.partition, offset: r.offset }, 'event sent to the dead-letter topic');
-    return deadLetter(this.topics.deadLetter, r, reason, error);
+    const records = this.task.drainDirty().map(([key, entry]): OutRecord => {
+      const known = this.encoded.get(key);
+      const value = entry === null ? null : known?.entry === entry ? known.value : this.catalog.encode(this.changelogTopic, this.task.node.codecs.state, entry);
+      return { topic: this.changelogTopic, partition, key, value };
+    });
+    this.encoded.clear();
+    return records;
   }
 }
