@@ -11,31 +11,37 @@ import { InMemoryDriver } from '../topology/testing/driver.js';
 import { makeTopology, type ProcessorNode } from '../topology/topology.js';
 import { collectDecisions, lgOk, session, waitFor, world, writeEvents, type World } from './helpers/harness.js';
 
-// Input offsets (one partition) whose record fails, each in its own way.
+// Input offsets (one partition) of the records that fail, each in its own way.
 const THROWS = 2;
 const STATE_DOES_NOT_ENCODE = 3;
 const STATE_TOO_LARGE = 4;
 const DECISION_DOES_NOT_ENCODE = 5;
+const TOOL: Readonly<Record<number, string>> = { [THROWS]: 'explode', [STATE_DOES_NOT_ENCODE]: 'poison-state', [STATE_TOO_LARGE]: 'huge-state', [DECISION_DOES_NOT_ENCODE]: 'bad-decision' };
 
-/** The real tool-loop node, with faults planted by input offset (or tool name, for the fold). */
+/**
+ * The real tool-loop node with planted faults: the fold throws on one tool; a state whose
+ * history holds another does not encode, or encodes too big (so every later state of the run
+ * would too, as with a real bad state); a decision about a fourth does not encode.
+ */
 function faultyNode(w: World): ProcessorNode {
   const base = toolLoopNode(w.config);
   const { state, output } = base.codecs;
+  const holds = (entry: { state: unknown }, tool: string) => (entry.state as { history: Array<{ toolName: string }> }).history.some((h) => h.toolName === tool);
   return {
     ...base,
-    process: { ...base.process, evolve: (s, e) => { if (e.toolName === 'explode') throw new Error('the fold exploded'); return base.process.evolve(s, e); } },
+    process: { ...base.process, evolve: (s, e) => { if (e.toolName === TOOL[THROWS]) throw new Error('the fold exploded'); return base.process.evolve(s, e); } },
     codecs: {
       ...base.codecs,
       state: {
         ...state,
         toAvro: (entry) => {
           const avro = state.toAvro(entry) as { offset: unknown; state: Record<string, unknown> };
-          if (entry.offset === STATE_DOES_NOT_ENCODE) return { ...avro, offset: 'not a long' };
-          if (entry.offset === STATE_TOO_LARGE) return { ...avro, state: { ...avro.state, agentId: 'x'.repeat(1_100_000) } };
+          if (holds(entry, TOOL[STATE_DOES_NOT_ENCODE]!)) return { ...avro, offset: 'not a long' };
+          if (holds(entry, TOOL[STATE_TOO_LARGE]!)) return { ...avro, state: { ...avro.state, agentId: 'x'.repeat(1_100_000) } };
           return avro;
         },
       },
-      output: { ...output, toAvro: (d) => { if ((d.source as { offset: number }).offset === DECISION_DOES_NOT_ENCODE) throw new Error('no such decision field'); return output.toAvro(d); } },
+      output: { ...output, toAvro: (d) => { if (d.toolName === TOOL[DECISION_DOES_NOT_ENCODE]) throw new Error('no such decision field'); return output.toAvro(d); } },
     },
   };
 }
@@ -53,7 +59,7 @@ function decide(driver: InMemoryDriver, event: object): Record<string, unknown>[
 describe.each(['at_least_once', 'exactly_once'] as const)('per-record failures (%s)', (guarantee) => {
   it('dead-letters each failing record with its reason, keeps state as before it, and survives a restart', async () => {
     const w = world(`record-faults-${guarantee.replace(/_/g, '')}`, { tools: { loopDetection: { enabled: true, warningThreshold: 3, criticalThreshold: 6 } } }, 1, { processing: { guarantee } });
-    const events = [call(0), call(1), call(THROWS, 'explode'), call(3), call(4), call(5), call(6), call(7)];
+    const events = Array.from({ length: 8 }, (_, i) => call(i, TOOL[i]));
     const good = [0, 1, 6, 7].map((i) => events[i]!);
     await lgOk(['topics', 'create', '--config', w.configFile]);
     await lgOk(['produce', '--config', w.configFile, writeEvents(w.name, events)]);

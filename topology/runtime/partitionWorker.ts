@@ -8,13 +8,14 @@
 // ids); a crash between 2 and 3 re-reads records whose offsets the restored state already
 // holds, and the task skips them. Under exactly-once the sink makes all three one transaction.
 import { DecodeError, type SchemaCatalog } from '../../schemas/registry.js';
-import { unreachable } from '../errors.js';
+import { ERROR_CODES, LoopguardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
 import { deadLetter } from './deadLetter.js';
-import { foldRecord } from './foldRecord.js';
+import { changelogValue, foldRecord, type FoldContext, type Folded } from './foldRecord.js';
 import type { Batch, InRecord, OutRecord, Sink } from './port.js';
+import { reportFolded, type FoldedRecords } from './report.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
 /**
@@ -24,20 +25,29 @@ import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 export const EMIT_FROM_KEY = '__loopguard.emit-from';
 export const EMIT_FROM_HEADER = 'loopguard.emit-from';
 
+/** One fold of a batch's records: each record's outcome, and each key's entry before the batch. */
+interface Pass {
+  readonly folded: FoldedRecords;
+  readonly touched: ReadonlyMap<string, StoreEntry | undefined>;
+}
+
 export class PartitionWorker {
   /** Input offsets below this are folded silently (a reset to a point in time rebuilds them). */
   private emitFrom = 0;
-  /** Changelog values encoded per record this batch, reused while the key's entry is unchanged. */
+  private readonly ctx: FoldContext;
+  /** Changelog values a careful pass encoded per record, reused while the key's entry is unchanged. */
   private readonly encoded = new Map<string, { entry: StoreEntry; value: Buffer }>();
 
   constructor(
     readonly task: PartitionTask,
     private readonly catalog: SchemaCatalog,
     private readonly topics: TopicNames,
-    private readonly maxEventBytes: number,
+    maxEventBytes: number,
     private readonly log: Logger,
     private readonly telemetry: Telemetry = NO_TELEMETRY,
-  ) {}
+  ) {
+    this.ctx = { task, catalog, topics, maxEventBytes };
+  }
 
   get changelogTopic(): string { return this.task.node.store.changelogTopic; }
 
@@ -58,58 +68,85 @@ export class PartitionWorker {
   /** Processes a batch; returns the last offset handled (or undefined if none). */
   async processBatch(batch: Batch, sink: Sink): Promise<number | undefined> {
     const started = performance.now();
-    // Output schemas are registered before any partition is assigned; missing ones are a bug,
+    // Output schemas are registered before any partition is assigned; a missing one is a bug,
     // to fail the batch here rather than dead-letter every record.
     this.catalog.idFor(this.topics.verdicts);
     this.catalog.idFor(this.changelogTopic);
-    this.encoded.clear();
-    const out: OutRecord[] = [];
-    let last: InRecord | undefined;
-    for (const r of batch.records) {
-      if (!batch.isActive()) break;
-      // Rebuilding state after a reset: fold, publish nothing (it was published the first time).
-      await this.fold(r, r.offset < this.emitFrom ? [] : out);
-      last = r;
+    // Encoding a key's state costs more than folding a record into it (and grows with the
+    // state), so a batch encodes each changed key once, at its end. Should one not be writable,
+    // the batch is undone and folded again checking every record's state: only the records
+    // that made it so become dead letters. A state unwritable only between two records of one
+    // batch is never written, so it fails nothing.
+    let pass = await this.foldPass(batch, false);
+    let changelog = this.changelogRecords(batch.partition);
+    if (changelog.unwritable) {
+      this.log.warn({ topic: batch.topic, partition: batch.partition }, 'a changed state cannot be written; folding the batch again record by record');
+      const first = pass;
+      for (const [key, entry] of first.touched) this.task.restore(key, entry ?? null);
+      pass = await this.foldPass(batch, true);
+      const again = this.changelogRecords(batch.partition);
+      if (again.unwritable) throw new LoopguardError(ERROR_CODES.internal, 'a state checked record by record is still not writable', { partition: batch.partition });
+      // Keys the first pass changed without a record of theirs (sweeps) keep their entries.
+      changelog = { records: [...changelog.records.filter((c) => !first.touched.has(String(c.key))), ...again.records], unwritable: false };
     }
+    const last = pass.folded.at(-1)?.[0];
     if (last === undefined) return undefined;
-    await sink.commit([out, this.changelogRecords(batch.partition)], { topic: batch.topic, partition: batch.partition, nextOffset: last.offset + 1 });
+    await sink.commit([this.outputs(pass), changelog.records], { topic: batch.topic, partition: batch.partition, nextOffset: last.offset + 1 });
     this.task.compact(last.offset + 1);
+    reportFolded(pass.folded, this.telemetry, this.log);
     const now = Date.now();
-    for (const r of batch.records) { if (r.offset > last.offset) break; this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000); }
+    for (const [r] of pass.folded) this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000);
     this.telemetry.batch((performance.now() - started) / 1000);
     this.telemetry.lag(batch.topic, batch.partition, Math.max(0, batch.highWatermark - last.offset - 1));
     return last.offset;
   }
 
-  private async fold(r: InRecord, out: OutRecord[]): Promise<void> {
-    const f = await foldRecord(this.task, this.catalog, this.topics, this.maxEventBytes, r);
-    switch (f.kind) {
-      case 'dead':
-        this.telemetry.deadLetter(f.reason);
-        this.log[f.cause === undefined ? 'warn' : 'error']({ reason: f.reason, error: f.error, err: f.cause, topic: r.topic, partition: r.partition, offset: r.offset }, 'event sent to the dead-letter topic');
-        out.push(deadLetter(this.topics.deadLetter, r, f.reason, f.error));
-        return;
-      case 'replayed':
-        return;
-      case 'decided':
-        this.telemetry.event(f.eventType);
-        for (const d of f.decisions) this.telemetry.decision(d.type, String(d.decision ?? d.type), (d.detector as string | null | undefined) ?? null);
-        out.push(...f.outputs);
-        this.encoded.set(f.key, { entry: f.entry, value: f.state });
-        return;
-      default:
-        return unreachable('folded record', f);
+  private async foldPass(batch: Batch, checkState: boolean): Promise<Pass> {
+    const folded: Array<readonly [InRecord, Folded]> = [];
+    const touched = new Map<string, StoreEntry | undefined>();
+    for (const r of batch.records) {
+      if (!batch.isActive()) break;
+      const f = await foldRecord(this.ctx, r, checkState);
+      if (f.kind === 'decided') {
+        if (!touched.has(f.key)) touched.set(f.key, f.before);
+        if (f.state !== undefined) this.encoded.set(f.key, { entry: this.task.get(f.key)!, value: f.state });
+      }
+      folded.push([r, f]);
     }
+    return { folded, touched };
   }
 
-  /** The changed keys' entries, encoded once per batch at most (most were, by their record). */
-  changelogRecords(partition: number): OutRecord[] {
-    const records = this.task.drainDirty().map(([key, entry]): OutRecord => {
-      const known = this.encoded.get(key);
-      const value = entry === null ? null : known?.entry === entry ? known.value : this.catalog.encode(this.changelogTopic, this.task.node.codecs.state, entry);
-      return { topic: this.changelogTopic, partition, key, value };
-    });
+  /** Decisions and dead letters; none for records rebuilt after a reset (published the first time). */
+  private outputs(pass: Pass): OutRecord[] {
+    const out: OutRecord[] = [];
+    for (const [r, f] of pass.folded) {
+      if (r.offset < this.emitFrom) continue;
+      if (f.kind === 'dead') out.push(deadLetter(this.topics.deadLetter, r, f.reason, f.error));
+      else if (f.kind === 'decided') out.push(...f.outputs);
+    }
+    return out;
+  }
+
+  /** The changed keys' changelog records; `unwritable` when some key's entry cannot be sent. */
+  private changelogRecords(partition: number): { records: OutRecord[]; unwritable: boolean } {
+    const records: OutRecord[] = [];
+    let unwritable = false;
+    for (const [key, entry] of this.task.drainDirty()) {
+      const value = entry === null ? null : this.valueOf(key, entry);
+      if (value === undefined) unwritable = true;
+      else records.push({ topic: this.changelogTopic, partition, key, value });
+    }
     this.encoded.clear();
-    return records;
+    return { records, unwritable };
+  }
+
+  private valueOf(key: string, entry: StoreEntry): Buffer | undefined {
+    const known = this.encoded.get(key);
+    if (known?.entry === entry) return known.value;
+    try {
+      return changelogValue(this.ctx, key, entry);
+    } catch {
+      return undefined; // the careful pass finds the record and says why
+    }
   }
 }
