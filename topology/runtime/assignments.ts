@@ -27,7 +27,7 @@ export interface AssignmentDeps {
   readonly maxEventBytes: number;
   /** The sink of partition p: the shared at-least-once one, or p's own transactional one. */
   sinkFor(topic: string, partition: number): Promise<{ sink: Sink; close(): Promise<void> }>;
-  /** Called whenever the number of partitions still restoring changes. */
+  /** Called whenever the number of restores in flight changes (each covers one or more partitions). */
   onRestoring(count: number): void;
 }
 
