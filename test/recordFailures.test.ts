@@ -29,7 +29,13 @@ function faultyNode(w: World): ProcessorNode {
   const holds = (entry: { state: unknown }, tool: string) => (entry.state as { history: Array<{ toolName: string }> }).history.some((h) => h.toolName === tool);
   return {
     ...base,
-    process: { ...base.process, evolve: (s, e) => { if (e.toolName === TOOL[THROWS]) throw new Error('the fold exploded'); return base.process.evolve(s, e); } },
+    process: {
+      ...base.process,
+      evolve: (...args: Parameters<typeof base.process.evolve>) => {
+        if ((args[1] as { toolName?: string }).toolName === TOOL[THROWS]) throw new Error('the fold exploded');
+        return base.process.evolve(...args);
+      },
+    },
     codecs: {
       ...base.codecs,
       state: {
@@ -41,7 +47,7 @@ function faultyNode(w: World): ProcessorNode {
           return avro;
         },
       },
-      output: { ...output, toAvro: (d) => { if (d.toolName === TOOL[DECISION_DOES_NOT_ENCODE]) throw new Error('no such decision field'); return output.toAvro(d); } },
+      output: { ...output, toAvro: (d) => { if ((d as Record<string, unknown>).toolName === TOOL[DECISION_DOES_NOT_ENCODE]) throw new Error('no such decision field'); return output.toAvro(d); } },
     },
   };
 }

@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import avro from 'avsc';
 import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { initialRunState } from '../processors/toolLoop/state.js';
 import { toolLoopStateCodec } from '../schemas/codecs.js';
 import { COMPATIBILITY } from '../schemas/registry.js';
 import { infraEnv, lg, lgOk, session, waitFor, world, type Run, type World } from './helpers/harness.js';
@@ -77,7 +78,7 @@ describe('stopping during a restore', () => {
     // Six changelog entries, each written with a schema the processor has not seen: restoring
     // them asks the (slow) registry six times, one after the other.
     const { kafka, catalog } = session(w);
-    const entry = { offset: 0, state: { lastTs: 1, agentId: null, history: [], guard: null, aborted: null, warnings: [], seen: {}, effect: { kind: 'none' } } };
+    const entry = { offset: 0, state: { ...initialRunState, lastTs: 1 } };
     const slow = new Set<number>();
     const records = [];
     for (let i = 0; i < 6; i++) {

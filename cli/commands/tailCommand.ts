@@ -90,7 +90,7 @@ export function registerTail(program: Command, ctx: Context): void {
 }
 
 /** A decision, or undefined for a record that is not one (it is skipped, with a warning). */
-async function decodeOrSkip(r: InRecord, catalog: SchemaCatalog, log: Logger): Promise<Record<string, unknown> | undefined> {
+async function decodeOrSkip(r: InRecord, catalog: SchemaCatalog, log: Logger) {
   try {
     return await catalog.decode(r.value, decisionCodec);
   } catch (e) {

@@ -19,7 +19,10 @@ export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: L
         break;
       case 'decided':
         telemetry.event(f.eventType);
-        for (const d of f.decisions) telemetry.decision(d.type, String(d.decision ?? d.type), (d.detector as string | null | undefined) ?? null);
+        for (const d of f.decisions) {
+          const fields = d as Record<string, unknown>; // run_abort has no decision, bot_decision no detector
+          telemetry.decision(d.type, String(fields.decision ?? d.type), (fields.detector as string | null | undefined) ?? null);
+        }
         break;
       default:
         unreachable('folded record', f);
