@@ -20,6 +20,11 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
+    // The console page runs in a browser.
+    files: ['cli/console/static/**'],
+    languageOptions: { sourceType: 'script', globals: { document: 'readonly', window: 'readonly', Node: 'readonly', EventSource: 'readonly', fetch: 'readonly' } },
+  },
+  {
     // Scripts and benchmarks print their results; the browser console page runs in a browser.
     files: ['scripts/**', 'bench/**', 'examples/**'],
     rules: { 'no-console': 'off' },

@@ -2,9 +2,11 @@
 // Values use the Confluent wire format (magic byte 0, 4-byte schema id, Avro binary). Schemas
 // are registered under `<topic>-value` with an explicit compatibility mode; ids are looked up
 // once; records written with another (compatible) schema are resolved into ours.
+import { setTimeout as delay } from 'node:timers/promises';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type avro from 'avsc';
 import { TimeoutMiddleware } from 'mappersmith/middleware/timeout';
+import { ERROR_CODES, LoopguardError } from '../topology/errors.js';
 import type { ValueCodec } from './codecs.js';
 
 export { COMPATIBILITY };
@@ -19,6 +21,41 @@ export class DecodeError extends Error {
 
 export const subjectOf = (topic: string) => `${topic}-value`;
 
+/** Attempts of one registration that keeps meeting a concurrent one. */
+const REGISTER_ATTEMPTS = 8;
+
+/** The subject-config calls of the registry client's API. */
+interface SubjectConfigApi {
+  readonly Subject: {
+    config(args: { subject: string }): Promise<{ data(): { compatibilityLevel?: string } }>;
+    updateConfig(args: { subject: string; body: { compatibility: string } }): Promise<unknown>;
+  };
+}
+
+/** A subject whose compatibility someone set to another level than loopguard needs. */
+class CompatibilityConflict extends Error {
+  constructor(subject: string, found: string, wanted: string) {
+    super(`${subject} has compatibility ${found}, loopguard needs ${wanted}`);
+  }
+}
+
+/**
+ * conflict: another registration of the same subject got in the way, try again now;
+ * unreachable: the registry did not answer (the client reports that as status 400), try
+ * again later; refused: the registry said no (an incompatible schema, a wrong URL).
+ */
+function registrationFailure(e: unknown): 'conflict' | 'unreachable' | 'refused' {
+  if (e instanceof CompatibilityConflict) return 'refused';
+  const status = (e as { status?: number }).status;
+  const message = (e as Error).message ?? '';
+  // Both registries answer an incompatible schema with 409 too.
+  if (/incompatib|RuleViolation/i.test(message)) return 'refused';
+  if (status === 409 || /already exists|!= NONE\)/i.test(message)) return 'conflict';
+  if (status === undefined || status >= 500 || status === 408 || status === 429) return 'unreachable';
+  if (status === 400 && /ECONN|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|socket|timeout/i.test(message)) return 'unreachable';
+  return 'refused';
+}
+
 export class SchemaCatalog {
   private readonly ids = new Map<string, number>();
   /** Per reader type, per writer schema id: the type or resolver to decode with. */
@@ -32,12 +69,56 @@ export class SchemaCatalog {
     return new SchemaCatalog(new SchemaRegistry({ host: url, retry: { retries: 2, initialRetryTimeInSecs: 0.2 }, middlewares: [TimeoutMiddleware(timeoutMs) as never] })); // same mappersmith, generics differ
   }
 
-  /** Registers `codec`'s schema for `topic` (idempotent) and remembers its id. */
+  /**
+   * Registers `codec`'s schema for `topic` under `compatibility` and remembers its id.
+   * Idempotent, and safe when several processes register the same fresh subject at once: the
+   * registry client's check → register → set-compatibility is not atomic, so the
+   * compatibility is settled first and conflicts from a concurrent registration are retried
+   * with jittered backoff. Throws a LoopguardError, retriable when the registry did not answer.
+   */
   async register(topic: string, codec: ValueCodec, compatibility: COMPATIBILITY): Promise<number> {
     const subject = subjectOf(topic);
-    const { id } = await this.registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(codec.schema) }, { subject, compatibility });
-    this.ids.set(subject, id);
-    return id;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.settleCompatibility(subject, compatibility);
+        const { id } = await this.registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(codec.schema) }, { subject, compatibility });
+        this.ids.set(subject, id);
+        return id;
+      } catch (e) {
+        const failure = registrationFailure(e);
+        if (failure === 'conflict' && attempt < REGISTER_ATTEMPTS) { await delay(Math.min(2_000, 50 * 2 ** attempt) * (0.5 + Math.random())); continue; }
+        throw new LoopguardError(ERROR_CODES.schemaRegistry, `cannot register the schema of ${subject}: ${(e as Error).message}`, { subject }, failure !== 'refused', { cause: e });
+      }
+    }
+  }
+
+  /**
+   * Gives `subject` the compatibility loopguard needs, unless it has another one already. NONE
+   * counts as unset: Apicurio reports NONE, its global default, for a subject without a rule
+   * of its own, which is what a concurrent registration shows between its register and its
+   * set-compatibility. Setting it twice, or concurrently, is fine.
+   */
+  private async settleCompatibility(subject: string, wanted: COMPATIBILITY): Promise<void> {
+    const api = (this.registry as unknown as { api: SubjectConfigApi }).api.Subject; // not public in the client, same version pinned
+    const current = async () => {
+      try {
+        return ((await api.config({ subject })).data().compatibilityLevel ?? '').toUpperCase();
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return undefined;
+        throw e;
+      }
+    };
+    const before = await current();
+    if (before === wanted) return;
+    if (before !== undefined && before !== COMPATIBILITY.NONE) throw new CompatibilityConflict(subject, before, wanted);
+    try {
+      await api.updateConfig({ subject, body: { compatibility: wanted } });
+    } catch (e) {
+      // A concurrent writer created the rule first: what counts is what holds now.
+      if ((e as { status?: number }).status !== 409 && !/already exists/i.test((e as Error).message)) throw e;
+      const now = await current();
+      if (now !== wanted) throw new CompatibilityConflict(subject, now ?? 'none', wanted);
+    }
   }
 
   idFor(topic: string): number {

@@ -29,7 +29,7 @@ function goodEvents(): Record<string, unknown>[] {
   out.push({ type: 'tool_call', ts: (ts += 10), runId: '__proto__', sessionKey: 'constructor', toolName: 'toString', args: { a: 1 }, eventId: '__proto__' });
   // An eventId says nothing across types: this call is decided although an outcome had its id.
   out.push({ type: 'tool_outcome', ts: (ts += 10), runId: 'run-ids', toolName: 'read', args: {}, result: 'x', eventId: 'e1' });
-  out.push({ type: 'tool_call', ts: (ts += 10), runId: 'run-ids', toolName: 'read', args: {}, eventId: 'e1' });
+  out.push({ type: 'tool_call', ts: ts + 10, runId: 'run-ids', toolName: 'read', args: {}, eventId: 'e1' });
   return out;
 }
 

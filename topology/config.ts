@@ -64,7 +64,7 @@ export const loopguardBlockSchema = z.strictObject({
   }).prefault({}),
   http: z.strictObject({
     port: d(z.number().int().min(0).max(65535).default(9464), 'Port of /metrics, /healthz and /readyz (0: any free port, logged at start).'),
-    host: d(z.string().min(1).default('0.0.0.0'), 'Address the HTTP endpoints listen on.'),
+    host: d(z.string().min(1).default('127.0.0.1'), 'Address the HTTP endpoints listen on (0.0.0.0: every interface, e.g. in a container).'),
   }).prefault({}),
   log: z.strictObject({
     level: d(logLevelSchema.default('info'), 'Log level (env LOG_LEVEL, any case, overrides).'),

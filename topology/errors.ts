@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   schemaRegistry: 'SCHEMA_REGISTRY',
   kafka: 'KAFKA',
   usage: 'USAGE',
+  /** Work given up because the process is stopping. */
+  aborted: 'ABORTED',
   /** A broken invariant of loopguard itself: a bug, never bad input. */
   internal: 'INTERNAL',
 } as const;

@@ -13,4 +13,9 @@ export function createLogger(settings: Pick<LoopguardSettings, 'log'>, name = 'l
   );
 }
 
+/** `text` with the user:password of every URL in it masked: a registry URL may carry credentials. */
+export function redactUrls(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^@/?#\s]*@/gi, '$1***@');
+}
+
 export type { Logger };

@@ -72,6 +72,8 @@ async function start(ctx: Context, opts: StartOptions): Promise<void> {
   const file = opts.config ?? packageFile(STARTER);
   let config = ctx.config({ config: file });
   const tty = process.stdout.isTTY === true;
+  // Assigned once below; the status logger reads it late, after both exist.
+  // eslint-disable-next-line prefer-const
   let log: Logger | undefined;
   const out = tty ? terminalStatus(process.stdout, process.stderr) : loggedStatus(process.stdout, process.stderr, () => log!, STATUS_LOG_EVERY_MS);
   log = startLogger(config, out, tty);

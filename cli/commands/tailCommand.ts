@@ -3,6 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { decisionCodec } from '../../schemas/codecs.js';
+import { DecodeError, type SchemaCatalog } from '../../schemas/registry.js';
+import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
+import type { Logger } from '../../topology/logger.js';
+import type { InRecord } from '../../topology/runtime/port.js';
 import { connect } from '../connect.js';
 import { LineWriter } from '../jsonLines.js';
 import { formatDecision } from '../render.js';
@@ -37,6 +41,7 @@ export function registerTail(program: Command, ctx: Context): void {
       const finished = new Promise<void>((r) => { finish = () => { done = true; r(); }; });
       process.once('SIGINT', () => finish());
       process.once('SIGTERM', () => finish());
+      let failure: Error | undefined;
       await consumer.run({
         // The idle clock starts once tail reads: joining the group is not time without decisions.
         onAssigned: () => { lastAt = Date.now(); },
@@ -44,16 +49,18 @@ export function registerTail(program: Command, ctx: Context): void {
           let last: number | undefined;
           for (const r of b.records) {
             if (opts.max !== undefined && seen >= opts.max) break;
-            const d = await catalog.decode(r.value, decisionCodec);
+            last = r.offset;
+            const d = await decodeOrSkip(r, catalog, log);
+            if (d === undefined) continue;
             if (opts.json) await out.write(d);
             else process.stdout.write(formatDecision(d) + '\n');
             seen++;
             lastAt = Date.now();
-            last = r.offset;
           }
           if (opts.max !== undefined && seen >= opts.max) finish();
           return last;
         },
+        onCrash: ({ error, restarting }) => { if (!restarting) { failure = error; finish(); } },
       });
       if (opts.max === 0) finish();
       const idle = async () => {
@@ -67,5 +74,17 @@ export function registerTail(program: Command, ctx: Context): void {
       await out.flush();
       await consumer.stop();
       await kafka.close();
+      if (failure !== undefined) throw new LoopguardError(ERROR_CODES.kafka, `reading ${config.topics.verdicts} failed: ${failure.message}`, {}, false, { cause: failure });
     });
+}
+
+/** A decision, or undefined for a record that is not one (it is skipped, with a warning). */
+async function decodeOrSkip(r: InRecord, catalog: SchemaCatalog, log: Logger) {
+  try {
+    return await catalog.decode(r.value, decisionCodec);
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e; // the registry is down: retried, not skipped
+    log.warn({ topic: r.topic, partition: r.partition, offset: r.offset, reason: e.reason, err: e.message }, 'undecodable decision skipped');
+    return undefined;
+  }
 }

@@ -2,6 +2,7 @@
 // sink. A newly assigned partition restores its store from its changelog partition before it
 // processes anything; a revoked one is dropped, so getting it back later means restoring
 // again from what its other owner wrote.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { SchemaCatalog } from '../../schemas/registry.js';
 import { ERROR_CODES, LoopguardError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -26,15 +27,18 @@ export interface AssignmentDeps {
   readonly maxEventBytes: number;
   /** The sink of partition p: the shared at-least-once one, or p's own transactional one. */
   sinkFor(topic: string, partition: number): Promise<{ sink: Sink; close(): Promise<void> }>;
-  /** Called whenever the number of partitions still restoring changes. */
+  /** Called whenever the number of restores in flight changes (each covers one or more partitions). */
   onRestoring(count: number): void;
 }
 
 const tp = (topic: string, partition: number) => `${topic}/${partition}`;
+const RETRY_RESTORE_MS = 2_000;
 
 export class Assignments {
   private readonly held = new Map<string, Promise<Assigned>>();
   private restoring = 0;
+  /** Aborts every restore in flight once the processor stops. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: AssignmentDeps) {}
 
@@ -59,13 +63,17 @@ export class Assignments {
    * it again from what the changelog has, unless it changed hands meanwhile.
    */
   async reset(topic: string, partition: number, failed: Promise<Assigned>): Promise<void> {
-    if (this.held.get(tp(topic, partition)) !== failed) return;
+    if (this.held.get(tp(topic, partition)) !== failed || this.stopping.signal.aborted) return;
     this.held.delete(tp(topic, partition));
     await failed.then((a) => a.close(), () => undefined);
     this.restore(topic, [partition]);
   }
 
+  /** Gives up restores in flight: a batch waiting for one sees it fail, and nothing restores again. */
+  abort(): void { this.stopping.abort(); }
+
   async closeAll(): Promise<void> {
+    this.abort();
     const all = [...this.held.values()];
     this.held.clear();
     for (const a of all) await a.then((x) => x.close(), () => undefined);
@@ -83,18 +91,37 @@ export class Assignments {
     this.deps.onRestoring(++this.restoring);
     const ready = (async () => {
       const assigned = new Map<number, Assigned>();
-      for (const p of partitions) {
-        const worker = new PartitionWorker(new PartitionTask(node, p, { maxFutureSkewMs: topology.limits.maxFutureSkewMs, now: Date.now }), catalog, topology.topics, maxEventBytes, log.child({ topic, partition: p }), telemetry);
-        const { sink, close } = await this.deps.sinkFor(topic, p);
-        assigned.set(p, { worker, sink, close });
+      try {
+        for (const p of partitions) {
+          const worker = new PartitionWorker(new PartitionTask(node, p, { maxFutureSkewMs: topology.limits.maxFutureSkewMs, now: Date.now }), catalog, topology.topics, maxEventBytes, log.child({ topic, partition: p }), telemetry);
+          const { sink, close } = await this.deps.sinkFor(topic, p);
+          assigned.set(p, { worker, sink, close });
+        }
+        log.info({ topic, partitions }, 'restoring state from changelog');
+        const records = await kafka.readToEnd(node.store.changelogTopic, partitions, (r) => assigned.get(r.partition)!.worker.restoreRecord(r), this.stopping.signal);
+        log.info({ topic, partitions, records, ms: Date.now() - started }, 'state restored from changelog');
+        telemetry.restored(topic, (Date.now() - started) / 1000, records);
+        return assigned;
+      } catch (e) {
+        for (const a of assigned.values()) await a.close().catch(() => undefined);
+        throw e;
       }
-      const records = await kafka.readToEnd(node.store.changelogTopic, partitions, (r) => assigned.get(r.partition)!.worker.restoreRecord(r));
-      log.info({ topic, partitions, records, ms: Date.now() - started }, 'state restored from changelog');
-      telemetry.restored(topic, (Date.now() - started) / 1000, records);
-      return assigned;
-    })().finally(() => this.deps.onRestoring(--this.restoring));
-    // A failed restore surfaces in the next batch of the partition, which resets it.
-    ready.catch((e: unknown) => log.warn({ err: e, topic, partitions }, 'restoring state failed'));
-    for (const p of partitions) this.held.set(tp(topic, p), ready.then((a) => a.get(p)!));
+    })();
+    const held = partitions.map((p) => [p, ready.then((a) => a.get(p)!)] as const);
+    for (const [p, one] of held) {
+      one.catch(() => undefined); // awaited by batches; a restore nobody waits for may fail too
+      this.held.set(tp(topic, p), one);
+    }
+    // A failed restore is tried again after a pause (or sooner, by a batch of the partition);
+    // the instance stays not ready until the new attempt has begun.
+    const done = () => this.deps.onRestoring(--this.restoring);
+    ready.then(done, async (e: unknown) => {
+      if (!this.stopping.signal.aborted) {
+        log.warn({ err: e, topic, partitions }, 'restoring state failed; retrying');
+        await delay(RETRY_RESTORE_MS * (0.5 + Math.random()));
+        for (const [p, one] of held) await this.reset(topic, p, one);
+      }
+      done();
+    });
   }
 }

@@ -1,5 +1,6 @@
-// One input partition at run time: decode, fold through its PartitionTask, then make the
-// results durable through a Sink in an order that makes a crash at any point harmless:
+// One input partition at run time: each record folded through its PartitionTask (see
+// foldRecord.ts), then the results made durable through a Sink in an order that makes a
+// crash at any point harmless:
 //   1. decisions and dead letters (acked by all in-sync replicas),
 //   2. the changelog entries of the keys the batch changed (each carries its input offset),
 //   3. the input offset commit.
@@ -7,12 +8,14 @@
 // ids); a crash between 2 and 3 re-reads records whose offsets the restored state already
 // holds, and the task skips them. Under exactly-once the sink makes all three one transaction.
 import { DecodeError, type SchemaCatalog } from '../../schemas/registry.js';
-import { unreachable } from '../errors.js';
+import { ERROR_CODES, LoopguardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
 import { deadLetter } from './deadLetter.js';
+import { changelogValue, foldRecord, type FoldContext, type Folded } from './foldRecord.js';
 import type { Batch, InRecord, OutRecord, Sink } from './port.js';
+import { reportFolded, type FoldedRecords } from './report.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
 /**
@@ -22,18 +25,29 @@ import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 export const EMIT_FROM_KEY = '__loopguard.emit-from';
 export const EMIT_FROM_HEADER = 'loopguard.emit-from';
 
+/** One fold of a batch's records: each record's outcome, and each key's entry before the batch. */
+interface Pass {
+  readonly folded: FoldedRecords;
+  readonly touched: ReadonlyMap<string, StoreEntry | undefined>;
+}
+
 export class PartitionWorker {
   /** Input offsets below this are folded silently (a reset to a point in time rebuilds them). */
   private emitFrom = 0;
+  private readonly ctx: FoldContext;
+  /** Changelog values a careful pass encoded per record, reused while the key's entry is unchanged. */
+  private readonly encoded = new Map<string, { entry: StoreEntry; value: Buffer }>();
 
   constructor(
     readonly task: PartitionTask,
     private readonly catalog: SchemaCatalog,
     private readonly topics: TopicNames,
-    private readonly maxEventBytes: number,
+    maxEventBytes: number,
     private readonly log: Logger,
     private readonly telemetry: Telemetry = NO_TELEMETRY,
-  ) {}
+  ) {
+    this.ctx = { task, catalog, topics, maxEventBytes };
+  }
 
   get changelogTopic(): string { return this.task.node.store.changelogTopic; }
 
@@ -41,73 +55,98 @@ export class PartitionWorker {
   async restoreRecord(r: InRecord): Promise<void> {
     const key = r.key?.toString('utf8') ?? '';
     if (key === EMIT_FROM_KEY) { this.emitFrom = Number(r.headers[EMIT_FROM_HEADER] ?? 0); return; }
-    const entry = r.value === null ? null : await this.catalog.decode<StoreEntry>(r.value, this.task.node.codecs.state);
-    this.task.restore(key, entry);
+    try {
+      this.task.restore(key, r.value === null ? null : await this.catalog.decode<StoreEntry>(r.value, this.task.node.codecs.state));
+    } catch (e) {
+      // A changelog entry nobody can read must not keep the partition from ever restoring: the
+      // key keeps what earlier entries gave it, and records after that offset fold again.
+      if (!(e instanceof DecodeError)) throw e;
+      this.log.error({ key, offset: r.offset, reason: e.reason, err: e.message }, 'unreadable changelog entry skipped');
+    }
   }
 
   /** Processes a batch; returns the last offset handled (or undefined if none). */
   async processBatch(batch: Batch, sink: Sink): Promise<number | undefined> {
     const started = performance.now();
-    const out: OutRecord[] = [];
-    let last: InRecord | undefined;
-    for (const r of batch.records) {
-      if (!batch.isActive()) break;
-      // Rebuilding state after a reset: fold, publish nothing (it was published the first time).
-      await this.fold(r, r.offset < this.emitFrom ? [] : out);
-      last = r;
+    // Output schemas are registered before any partition is assigned; a missing one is a bug,
+    // to fail the batch here rather than dead-letter every record.
+    this.catalog.idFor(this.topics.verdicts);
+    this.catalog.idFor(this.changelogTopic);
+    // Encoding a key's state costs more than folding a record into it (and grows with the
+    // state), so a batch encodes each changed key once, at its end. Should one not be writable,
+    // the batch is undone and folded again checking every record's state: only the records
+    // that made it so become dead letters. A state unwritable only between two records of one
+    // batch is never written, so it fails nothing.
+    let pass = await this.foldPass(batch, false);
+    let changelog = this.changelogRecords(batch.partition);
+    if (changelog.unwritable) {
+      this.log.warn({ topic: batch.topic, partition: batch.partition }, 'a changed state cannot be written; folding the batch again record by record');
+      const first = pass;
+      for (const [key, entry] of first.touched) this.task.restore(key, entry ?? null);
+      pass = await this.foldPass(batch, true);
+      const again = this.changelogRecords(batch.partition);
+      if (again.unwritable) throw new LoopguardError(ERROR_CODES.internal, 'a state checked record by record is still not writable', { partition: batch.partition });
+      // Keys the first pass changed without a record of theirs (sweeps) keep their entries.
+      changelog = { records: [...changelog.records.filter((c) => !first.touched.has(String(c.key))), ...again.records], unwritable: false };
     }
+    const last = pass.folded.at(-1)?.[0];
     if (last === undefined) return undefined;
-    await sink.commit([out, this.changelogRecords(batch.partition)], { topic: batch.topic, partition: batch.partition, nextOffset: last.offset + 1 });
+    await sink.commit([this.outputs(pass), changelog.records], { topic: batch.topic, partition: batch.partition, nextOffset: last.offset + 1 });
     this.task.compact(last.offset + 1);
+    reportFolded(pass.folded, this.telemetry, this.log);
     const now = Date.now();
-    for (const r of batch.records) { if (r.offset > last.offset) break; this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000); }
+    for (const [r] of pass.folded) this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000);
     this.telemetry.batch((performance.now() - started) / 1000);
     this.telemetry.lag(batch.topic, batch.partition, Math.max(0, batch.highWatermark - last.offset - 1));
     return last.offset;
   }
 
-  private async fold(r: InRecord, out: OutRecord[]): Promise<void> {
-    if (r.value !== null && r.value.length > this.maxEventBytes) {
-      out.push(this.deadLetter(r, 'oversized', `value is ${r.value.length} bytes, over the limit of ${this.maxEventBytes}`));
-      return;
+  private async foldPass(batch: Batch, checkState: boolean): Promise<Pass> {
+    const folded: Array<readonly [InRecord, Folded]> = [];
+    const touched = new Map<string, StoreEntry | undefined>();
+    for (const r of batch.records) {
+      if (!batch.isActive()) break;
+      const f = await foldRecord(this.ctx, r, checkState);
+      if (f.kind === 'decided') {
+        if (!touched.has(f.key)) touched.set(f.key, f.before);
+        if (f.state !== undefined) this.encoded.set(f.key, { entry: this.task.get(f.key)!, value: f.state });
+      }
+      folded.push([r, f]);
     }
-    let value: Record<string, unknown>;
+    return { folded, touched };
+  }
+
+  /** Decisions and dead letters; none for records rebuilt after a reset (published the first time). */
+  private outputs(pass: Pass): OutRecord[] {
+    const out: OutRecord[] = [];
+    for (const [r, f] of pass.folded) {
+      if (r.offset < this.emitFrom) continue;
+      if (f.kind === 'dead') out.push(deadLetter(this.topics.deadLetter, r, f.reason, f.error));
+      else if (f.kind === 'decided') out.push(...f.outputs);
+    }
+    return out;
+  }
+
+  /** The changed keys' changelog records; `unwritable` when some key's entry cannot be sent. */
+  private changelogRecords(partition: number): { records: OutRecord[]; unwritable: boolean } {
+    const records: OutRecord[] = [];
+    let unwritable = false;
+    for (const [key, entry] of this.task.drainDirty()) {
+      const value = entry === null ? null : this.valueOf(key, entry);
+      if (value === undefined) unwritable = true;
+      else records.push({ topic: this.changelogTopic, partition, key, value });
+    }
+    this.encoded.clear();
+    return { records, unwritable };
+  }
+
+  private valueOf(key: string, entry: StoreEntry): Buffer | undefined {
+    const known = this.encoded.get(key);
+    if (known?.entry === entry) return known.value;
     try {
-      value = await this.catalog.decode(r.value, this.task.node.codecs.input);
-    } catch (e) {
-      if (!(e instanceof DecodeError)) throw e;
-      out.push(this.deadLetter(r, e.reason, e.message));
-      return;
+      return changelogValue(this.ctx, key, entry);
+    } catch {
+      return undefined; // the careful pass finds the record and says why
     }
-    const result = this.task.process({ topic: r.topic, partition: r.partition, offset: r.offset, value });
-    switch (result.kind) {
-      case 'invalid':
-        out.push(this.deadLetter(r, result.code, result.reason));
-        return;
-      case 'replayed':
-        return;
-      case 'decided':
-        this.telemetry.event(String(value.type));
-        for (const d of result.decisions) {
-          this.telemetry.decision(d.type, d.type === 'run_abort' ? d.type : d.decision, d.type === 'bot_decision' ? null : d.detector);
-          out.push({ topic: this.topics.verdicts, partition: r.partition, key: d.key, value: this.catalog.encode(this.topics.verdicts, this.task.node.codecs.output, d) });
-        }
-        return;
-      default:
-        return unreachable('task result', result);
-    }
-  }
-
-  changelogRecords(partition: number): OutRecord[] {
-    return this.task.drainDirty().map(([key, entry]) => ({
-      topic: this.changelogTopic, partition, key,
-      value: entry === null ? null : this.catalog.encode(this.changelogTopic, this.task.node.codecs.state, entry),
-    }));
-  }
-
-  private deadLetter(r: InRecord, reason: string, error: string): OutRecord {
-    this.telemetry.deadLetter(reason);
-    this.log.warn({ reason, error, topic: r.topic, partition: r.partition, offset: r.offset }, 'event sent to the dead-letter topic');
-    return deadLetter(this.topics.deadLetter, r, reason, error);
   }
 }

@@ -21,6 +21,13 @@ export interface OutRecord {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The largest key plus value a sink accepts in one record: the broker refuses a record batch
+ * over its message.max.bytes (1 MiB + 12 by default), and a refused record would fail its
+ * batch on every retry.
+ */
+export const MAX_RECORD_BYTES = 1_000_000;
+
 /** Partitions per topic. */
 export type Assignment = ReadonlyMap<string, readonly number[]>;
 
@@ -81,7 +88,10 @@ export interface RecordSource {
   run(handlers: SourceHandlers): Promise<void>;
   /** At-least-once: each stage acknowledged in turn, then the input offset committed. */
   sink(): Promise<Sink>;
-  /** Exactly-once: every stage and the input offset in one transaction. */
+  /**
+   * Exactly-once: every stage and the input offset in one transaction. Opening it fences any
+   * older producer with the same id and aborts its open transaction before it returns.
+   */
   transactionalSink(transactionalId: string): Promise<Sink>;
   stop(): Promise<void>;
 }

@@ -3,7 +3,7 @@
 import type { SchemaCatalog } from '../../schemas/registry.js';
 import type { LoopguardConfig } from '../config.js';
 import { ERROR_CODES, LoopguardError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { redactUrls, type Logger } from '../logger.js';
 import type { Topology } from '../topology.js';
 import { Assignments } from './assignments.js';
 import type { Assignment, Batch, CrashReport, KafkaSession, RecordSource, Sink } from './port.js';
@@ -47,8 +47,9 @@ export class StreamProcessor {
 
   async start(): Promise<void> {
     const { settings } = this.config;
-    await registerWithRetry(this.catalog, this.topology, this.opts.registryAttempts, settings.schemaRegistry.url, this.log);
+    await registerWithRetry(this.catalog, this.topology, this.opts.registryAttempts, redactUrls(settings.schemaRegistry.url), this.log);
     await checkTopics(this.kafka, this.config, this.topology);
+    if (this.stopping) return; // stopped while starting: join nothing
     this.source = this.kafka.groupConsumer(settings.consumer.groupId, {
       topics: this.topology.nodes.map((n) => n.inputTopic),
       fromBeginning: true,
@@ -71,6 +72,8 @@ export class StreamProcessor {
     this.telemetry.setReady(false);
     this.telemetry.setLive(false);
     this.log.info('stopping: finishing in-flight batches and committing');
+    // Restores in flight end first: a batch waiting for one would otherwise hold up the stop.
+    this.assignments.abort();
     await this.source?.stop();
     await this.assignments.closeAll();
     await this.sink?.close();
@@ -125,10 +128,11 @@ export class StreamProcessor {
   private async batch(b: Batch): Promise<number | undefined> {
     const pending = this.assignments.get(b.topic, b.partition);
     if (pending === undefined) throw new LoopguardError(ERROR_CODES.internal, `batch for unassigned partition ${b.topic}/${b.partition}`, { topic: b.topic, partition: b.partition });
-    const { worker, sink } = await pending;
     try {
+      const { worker, sink } = await pending;
       return await worker.processBatch(b, sink);
     } catch (e) {
+      if (this.stopping) return undefined;
       // The store already holds this batch but its outputs may not be durable: forget the
       // store, so the retried batch runs against state restored from what the changelog has.
       await this.assignments.reset(b.topic, b.partition, pending);

@@ -3,24 +3,25 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SchemaCatalog } from '../../schemas/registry.js';
 import type { LoopguardConfig } from '../config.js';
-import { ERROR_CODES, LoopguardError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { ERROR_CODES, LoopguardError, isRetriable } from '../errors.js';
+import { redactUrls, type Logger } from '../logger.js';
 import type { Topology } from '../topology.js';
 import type { KafkaSession } from './port.js';
 import { registerSchemas, topicSpecs } from './wiring.js';
 
-/** Registers the topology's schemas, retrying with jittered exponential backoff (capped at 10 s). */
+/** Registers the topology's schemas; a registry that does not answer is retried with jittered exponential backoff (capped at 10 s). */
 export async function registerWithRetry(catalog: SchemaCatalog, topology: Topology, attempts: number, registryName: string, log: Logger): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await registerSchemas(catalog, topology);
       return;
     } catch (e) {
+      if (!isRetriable(e)) throw new LoopguardError(ERROR_CODES.schemaRegistry, `schema registry at ${registryName} refused our schemas: ${redactUrls((e as Error).message)}`, {}, false, { cause: e });
       if (attempt >= attempts) {
-        throw new LoopguardError(ERROR_CODES.schemaRegistry, `schema registry at ${registryName} did not accept our schemas after ${attempt} attempts: ${(e as Error).message}`, {}, false, { cause: e });
+        throw new LoopguardError(ERROR_CODES.schemaRegistry, `schema registry at ${registryName} did not accept our schemas after ${attempt} attempts: ${redactUrls((e as Error).message)}`, {}, false, { cause: e });
       }
       const wait = Math.min(10_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
-      log.warn({ attempt, waitMs: Math.round(wait), err: (e as Error).message }, 'schema registry not ready; retrying');
+      log.warn({ attempt, waitMs: Math.round(wait), err: redactUrls((e as Error).message) }, 'schema registry not ready; retrying');
       await delay(wait);
     }
   }

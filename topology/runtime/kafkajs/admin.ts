@@ -9,14 +9,14 @@ export class KafkajsAdmin implements AdminOps {
   private readonly admin: Admin;
   private connected: Promise<void> | undefined;
 
-  constructor(kafka: KafkaClient) {
+  constructor(kafka: KafkaClient, private readonly brokers: readonly string[]) {
     this.admin = kafka.admin();
   }
 
   /** Connects once; a failed connect is tried again by the next operation. */
   connect(): Promise<void> {
     if (this.connected === undefined) {
-      const pending = kafkaCall('cannot connect to Kafka', () => this.admin.connect());
+      const pending = kafkaCall(`cannot connect to Kafka at ${this.brokers.join(',')}`, () => this.admin.connect());
       pending.catch(() => { if (this.connected === pending) this.connected = undefined; });
       this.connected = pending;
     }

@@ -12,7 +12,7 @@ import { readToEnd } from './restore.js';
 
 export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Logger, clientSuffix = ''): KafkaSession {
   const kafka = createClient(settings, log, clientSuffix);
-  const admin = new KafkajsAdmin(kafka);
+  const admin = new KafkajsAdmin(kafka, settings.kafka.brokers);
   const opened: Array<{ disconnect(): Promise<void> }> = [{ disconnect: () => admin.close() }];
   const track = (c: { disconnect(): Promise<void> }) => { opened.push(c); };
   return {
@@ -31,7 +31,7 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
     },
     groupConsumer: (groupId, opts) => groupConsumer(kafka, groupId, opts, log, track),
     follower: (topic) => follower(kafka, admin, topic, track),
-    readToEnd: (topic, partitions, onRecord) => readToEnd(kafka, admin, topic, partitions, onRecord),
+    readToEnd: (topic, partitions, onRecord, signal) => readToEnd(kafka, admin, topic, partitions, onRecord, signal),
     // Newest first: consumers and producers before the admin they may still be using.
     close: async () => { for (const o of opened.reverse()) await o.disconnect().catch(() => {}); },
   };

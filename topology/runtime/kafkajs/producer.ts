@@ -36,6 +36,13 @@ export interface TransactionalProducer {
 export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
   const p = kafka.producer({ ...producerConfig(), transactionalId });
   await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect());
+  // kafkajs sends the transactional id (InitProducerId) only when the first transaction
+  // begins, not on connect. Beginning one now bumps the epoch, which fences an older producer
+  // with this id, and the coordinator answers only once it has aborted that producer's open
+  // transaction; aborting our empty one sends nothing. From here on, a read-committed reader
+  // sees everything the predecessor will ever commit.
+  const fence = await kafkaCall(`cannot fence transactional id ${transactionalId}`, () => p.transaction());
+  await fence.abort();
   return {
     async commit(records, groupId, position) {
       const tx = await p.transaction();
