@@ -5,7 +5,7 @@ import type { ResolvedLoopDetection, RunConfig } from './config.js';
 import { detect } from './detect.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
 import type { ToolEntry } from './policy.js';
-import { addBlock, DETECTORS, evidenceOf, initialRunState, seenKey, shouldNotify, type CompactionGuard, type Evidence, type GuardEntry, type RunState, type Verdict } from './state.js';
+import { addBlock, evidenceOf, initialRunState, seenKey, shouldNotify, type CompactionGuard, type Evidence, type GuardEntry, type RunState, type Verdict } from './state.js';
 import type { OutcomeHash } from './hashing.js';
 
 export type Resolve = (agentId: string | undefined) => RunConfig;
