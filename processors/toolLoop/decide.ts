@@ -65,8 +65,9 @@ export function decideRun(state: RunState, event: ToolEvent, resolve: Resolve, t
 
 const shadowOf = (cfg: RunConfig): true | undefined => (cfg.policy.mode === 'shadow' ? true : undefined);
 
-const answer = (verdict: Verdict, rest: Partial<Extract<RunVerdict, { kind: 'call' }>> = {}): RunVerdict =>
-  ({ kind: 'call', verdict, warningKey: undefined, record: true, counted: false, escalation: undefined, ...rest });
+// A literal with every field, not a spread: this runs for every call.
+const answer = (verdict: Verdict, warningKey?: string, record = true, counted = false, escalation?: Escalation): RunVerdict =>
+  ({ kind: 'call', verdict, warningKey, record, counted, escalation });
 
 function decideCall(state: RunState, e: ToolCall, cfg: RunConfig): RunVerdict {
   const shadow = shadowOf(cfg);
@@ -75,17 +76,17 @@ function decideCall(state: RunState, e: ToolCall, cfg: RunConfig): RunVerdict {
     return answer({ decision: 'block', detector: a.detector, level: 'critical', count: a.count, notify: true, shadow, evidence: a.evidence });
   }
   const entry = cfg.policy.toolEntry(e.toolName);
-  if (entry?.exempt === true) return answer(shadow ? SHADOW_ALLOW : ALLOW, { record: false });
+  if (entry?.exempt === true) return answer(shadow ? SHADOW_ALLOW : ALLOW, undefined, false);
   const allow = shadow ? SHADOW_ALLOW : ALLOW;
   if (cfg.enabled !== true) return answer(allow);
   const found = detect(state.history, { toolName: e.toolName, argsHash: e.argsHash, action: e.action, poll: entry?.poll }, callThresholds(cfg, entry));
   if (found === undefined) return answer(allow);
   const { detector, count, pairedToolName, evidence } = found;
   if (found.decision === 'block') {
-    return answer({ decision: 'block', detector, level: 'critical', count, notify: true, pairedToolName, shadow, evidence }, { counted: true, escalation: escalationOf(state, e, cfg) });
+    return answer({ decision: 'block', detector, level: 'critical', count, notify: true, pairedToolName, shadow, evidence }, undefined, true, true, escalationOf(state, e, cfg));
   }
   const notify = shouldNotify(state.warnings, found.warningKey, count);
-  return answer({ decision: 'warn', detector, level: 'warning', count, notify, pairedToolName, shadow, evidence }, { warningKey: notify ? found.warningKey : undefined });
+  return answer({ decision: 'warn', detector, level: 'warning', count, notify, pairedToolName, shadow, evidence }, notify ? found.warningKey : undefined);
 }
 
 /** §4.3: a tool's own thresholds, clamped again from the run's resolved global threshold. */
