@@ -3,7 +3,8 @@
 //
 // A config file is JSON or JSON5 and may be a whole gateway configuration: loopguard reads
 // `tools.loopDetection`, `agents.list[].tools.loopDetection`, the `botLoopProtection` blocks
-// under `channels`, and its own `loopguard` block; everything else is ignored.
+// under `channels`, and its own `loopguard` block (runtime settings, `toolPolicy`,
+// `botPolicy`); everything else is ignored.
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
