@@ -22,17 +22,38 @@ function toWire(field: Field, v: unknown): unknown {
       return JSON.stringify(v);
     case 'textOrRecord':
       if (typeof v === 'string') return v;
-      return Object.fromEntries(field.fields.map((k) => [k, Object.hasOwn(v as object, k) ? (v as Obj)[k] ?? null : null]));
+      return Object.fromEntries([...field.fields, ...Object.keys(field.loose ?? {})].map((k) => [k, Object.hasOwn(v as object, k) ? (v as Obj)[k] ?? null : null]));
+    case 'record':
+      return Object.fromEntries(Object.entries(field.fields).map(([k, spec]) => [k, toWire(fieldOf(spec), Object.hasOwn(v as object, k) ? (v as Obj)[k] : undefined)]));
+    case 'list':
+      return (v as unknown[]).map((x) => toWire(field.item, x));
     default:
       return v;
   }
 }
 
 function fromWire(field: Field, v: unknown): unknown {
-  if (field.kind === 'json') return JSON.parse(v as string);
-  if (field.kind === 'textOrRecord' && isRecord(v)) return withoutNulls(v);
-  if (field.kind === 'position' && isRecord(v)) return { topic: v.topic, partition: v.partition, offset: v.offset };
-  return v;
+  switch (field.kind) {
+    case 'json':
+      return JSON.parse(v as string);
+    case 'textOrRecord':
+      return isRecord(v) ? withoutNulls(v) : v;
+    case 'position':
+      return isRecord(v) ? { topic: v.topic, partition: v.partition, offset: v.offset } : v;
+    case 'record': {
+      // In the JSON form an absent member is left out, as for error objects.
+      const out: Obj = {};
+      for (const [k, spec] of Object.entries(field.fields)) {
+        const x = (v as Obj)[k];
+        if (x !== null && x !== undefined) out[k] = fromWire(fieldOf(spec), x);
+      }
+      return out;
+    }
+    case 'list':
+      return (v as unknown[]).map((x) => fromWire(field.item, x));
+    default:
+      return v;
+  }
 }
 
 /** In the JSON form, null and absent mean the same. */

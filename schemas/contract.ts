@@ -52,7 +52,11 @@ export function mergedFields(contract: TopicContract): MergedField[] {
   const fields = new Map<string, Field>();
   for (const decl of contract.decls) {
     for (const [name, spec] of Object.entries(decl.fields)) {
-      if (!fields.has(name)) { order.push(name); fields.set(name, fieldOf(spec)); }
+      const field = fieldOf(spec);
+      const first = fields.get(name);
+      if (first === undefined) { order.push(name); fields.set(name, field); continue; }
+      // One topic field has one Avro type: two types may share a name only if they agree on it.
+      if (JSON.stringify(avroType(first)) !== JSON.stringify(avroType(field))) throw new Error(`${contract.name}.${name}: ${decl.type} declares it with another Avro type than an earlier type`);
     }
   }
   const requiredEverywhere = (name: string) => contract.decls.every((d) => Object.hasOwn(d.fields, name) && !isOptional(d.fields[name]!));
@@ -76,10 +80,16 @@ function avroType(field: Field): avro.Schema {
       return 'int';
     case 'boolean':
       return 'boolean';
-    case 'textOrRecord':
-      return { type: 'record', name: field.record, fields: field.fields.map((name) => ({ name, type: ['null', 'string'], default: null })) };
+    case 'textOrRecord': {
+      const loose = Object.entries(field.loose ?? {}).map(([name, t]) => ({ name, type: ['null', t === 'number' ? 'double' : 'string'], default: null }));
+      return { type: 'record', name: field.record, fields: [...field.fields.map((name) => ({ name, type: ['null', 'string'], default: null })), ...loose] as avro.schema.RecordType['fields'] };
+    }
     case 'position':
       return SOURCE_POSITION;
+    case 'record':
+      return { type: 'record', name: field.record, fields: Object.entries(field.fields).map(([name, spec]) => avroField(name, fieldOf(spec), !isOptional(spec))) };
+    case 'list':
+      return { type: 'array', items: avroType(field.item) };
     default: {
       const unreachable: never = field;
       throw new Error(`no Avro type for ${JSON.stringify(unreachable)}`);

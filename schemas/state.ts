@@ -8,7 +8,7 @@ import type avro from 'avsc';
 import { lazyType, type ValueCodec } from './avro.js';
 import type { ConversationState, Cooldown, PairState, ReceiverState } from '../processors/botLoop/state.js';
 import { idEntries, idsFrom } from '../processors/kernel/idMemory.js';
-import { MAX_EVENT_IDS, type RunState, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
+import { DETECTORS, MAX_EVENT_IDS, type Aborted, type Evidence, type RunState, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
 
 /** What the changelog holds per key: the state and the input offset last folded into it. */
 export interface StoreEntry<S = unknown> {
@@ -24,12 +24,14 @@ export function loadSchema(name: string): avro.Schema {
 }
 
 // The Avro records as avsc reads them (unions unwrapped: null or the value).
-interface AvroVerdict { decision: string; detector: string | null; level: string | null; count: number | null; notify: boolean | null; pairedToolName: string | null }
+interface AvroEvidence { toolCallIds: string[]; since: number }
+interface AvroVerdict { decision: string; detector: string | null; level: string | null; count: number | null; notify: boolean | null; pairedToolName: string | null; shadow: boolean | null; evidence: AvroEvidence | null }
 interface AvroRun {
   lastTs: number | null; agentId: string | null;
-  history: Array<{ toolName: string; argsHash: string; toolCallId: string | null; resultHash: string | null; unknownToolName: string | null }>;
-  guard: { remaining: number; window: string[] } | null;
-  aborted: { count: number; toolName: string } | null;
+  history: Array<{ toolName: string; argsHash: string; toolCallId: string | null; resultHash: string | null; unknownToolName: string | null; ts: number }>;
+  guard: { remaining: number; window: string[]; windowEvents: Array<{ toolCallId: string | null; ts: number }> } | null;
+  aborted: { count: number; toolName: string; detector: string | null; evidence: AvroEvidence | null } | null;
+  blocked: { count: number; since: number; toolCallIds: string[] } | null;
   warnings: Array<{ key: string; count: number }>;
   eventIds: Array<{ eventType: string; eventId: string; verdict: AvroVerdict | null }>;
 }
@@ -52,16 +54,35 @@ function stateCodec<S, A>(name: string, toAvro: (s: S) => A, fromAvro: (a: A) =>
 
 const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
+const evidenceToAvro = (e: Evidence | undefined): AvroEvidence | null => (e === undefined ? null : { toolCallIds: [...(e.toolCallIds ?? [])], since: e.since });
+const evidenceFromAvro = (e: AvroEvidence | null): Evidence | undefined => (e === null ? undefined : { toolCallIds: [...e.toolCallIds], since: e.since });
+const shadowFromAvro = (s: boolean | null): true | undefined => (s === true ? true : undefined);
+
 function verdictToAvro(v: Verdict | null): AvroVerdict | null {
   if (v === null) return null;
-  if (v.decision === 'allow') return { decision: 'allow', detector: null, level: null, count: null, notify: null, pairedToolName: null };
-  return { decision: v.decision, detector: v.detector, level: v.level, count: v.count, notify: v.notify, pairedToolName: v.pairedToolName ?? null };
+  if (v.decision === 'allow') return { decision: 'allow', detector: null, level: null, count: null, notify: null, pairedToolName: null, shadow: v.shadow ?? null, evidence: null };
+  return { decision: v.decision, detector: v.detector, level: v.level, count: v.count, notify: v.notify, pairedToolName: v.pairedToolName ?? null, shadow: v.shadow ?? null, evidence: evidenceToAvro(v.evidence) };
 }
 
+// Optional members are set only when present, so a restored verdict equals the one folded.
 function verdictFromAvro(v: AvroVerdict | null): Verdict | null {
   if (v === null) return null;
-  if (v.decision === 'allow') return { decision: 'allow' };
-  return { decision: v.decision as 'warn' | 'block', detector: v.detector as Extract<Verdict, { detector: unknown }>['detector'], level: v.level as 'warning' | 'critical', count: v.count ?? 0, notify: v.notify ?? true, pairedToolName: orUndefined(v.pairedToolName) };
+  const shadow = shadowFromAvro(v.shadow);
+  if (v.decision === 'allow') return shadow ? { decision: 'allow', shadow } : { decision: 'allow' };
+  return {
+    decision: v.decision as 'warn' | 'block', detector: v.detector as Extract<Verdict, { detector: unknown }>['detector'], level: v.level as 'warning' | 'critical', count: v.count ?? 0, notify: v.notify ?? true, pairedToolName: orUndefined(v.pairedToolName),
+    shadow, evidence: evidenceFromAvro(v.evidence),
+  };
+}
+
+function abortedFromAvro(a: NonNullable<AvroRun['aborted']>): Aborted {
+  const detector = a.detector === DETECTORS.blockEscalation ? DETECTORS.blockEscalation : DETECTORS.compactionLoopPersisted;
+  return { count: a.count, toolName: a.toolName, detector, evidence: evidenceFromAvro(a.evidence) };
+}
+
+function guardFromAvro(g: NonNullable<AvroRun['guard']>): RunState['guard'] {
+  // A guard written before windowEvents existed restores with unknown ids and ts 0.
+  return { remaining: g.remaining, window: g.window.map((triple, i) => ({ triple, toolCallId: orUndefined(g.windowEvents[i]?.toolCallId ?? null), ts: g.windowEvents[i]?.ts ?? 0 })) };
 }
 
 const SEEN_SEPARATOR = '\u0000';
@@ -70,9 +91,10 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
   'tool-loop-state',
   (s) => ({
     lastTs: s.lastTs, agentId: s.agentId,
-    history: s.history.map((h) => ({ toolName: h.toolName, argsHash: h.argsHash, toolCallId: h.toolCallId ?? null, resultHash: h.resultHash ?? null, unknownToolName: h.unknownToolName ?? null })),
-    guard: s.guard && { remaining: s.guard.remaining, window: [...s.guard.window] },
-    aborted: s.aborted,
+    history: s.history.map((h) => ({ toolName: h.toolName, argsHash: h.argsHash, toolCallId: h.toolCallId ?? null, resultHash: h.resultHash ?? null, unknownToolName: h.unknownToolName ?? null, ts: h.ts })),
+    guard: s.guard && { remaining: s.guard.remaining, window: s.guard.window.map((w) => w.triple), windowEvents: s.guard.window.map((w) => ({ toolCallId: w.toolCallId ?? null, ts: w.ts })) },
+    aborted: s.aborted && { count: s.aborted.count, toolName: s.aborted.toolName, detector: s.aborted.detector, evidence: evidenceToAvro(s.aborted.evidence) },
+    blocked: s.blocked && { count: s.blocked.count, since: s.blocked.since, toolCallIds: [...s.blocked.toolCallIds] },
     warnings: s.warnings.map(([key, count]) => ({ key, count })),
     eventIds: [...idEntries(s.seen)].map(([key, verdict]) => {
       const at = key.indexOf(SEEN_SEPARATOR);
@@ -81,9 +103,10 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
   }),
   (a) => ({
     lastTs: a.lastTs, agentId: a.agentId,
-    history: a.history.map((h): ToolRecord => ({ toolName: h.toolName, argsHash: h.argsHash, toolCallId: orUndefined(h.toolCallId), resultHash: orUndefined(h.resultHash), unknownToolName: orUndefined(h.unknownToolName) })),
-    guard: a.guard && { remaining: a.guard.remaining, window: [...a.guard.window] },
-    aborted: a.aborted && { count: a.aborted.count, toolName: a.aborted.toolName },
+    history: a.history.map((h): ToolRecord => ({ toolName: h.toolName, argsHash: h.argsHash, toolCallId: orUndefined(h.toolCallId), resultHash: orUndefined(h.resultHash), unknownToolName: orUndefined(h.unknownToolName), ts: h.ts })),
+    guard: a.guard && guardFromAvro(a.guard),
+    aborted: a.aborted && abortedFromAvro(a.aborted),
+    blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },
     warnings: a.warnings.map((w) => [w.key, w.count] as const),
     seen: idsFrom(a.eventIds.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const), MAX_EVENT_IDS),
   }),

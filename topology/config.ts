@@ -3,13 +3,15 @@
 //
 // A config file is JSON or JSON5 and may be a whole gateway configuration: loopguard reads
 // `tools.loopDetection`, `agents.list[].tools.loopDetection`, the `botLoopProtection` blocks
-// under `channels`, and its own `loopguard` block; everything else is ignored.
+// under `channels`, and its own `loopguard` block (runtime settings, `toolPolicy`,
+// `botPolicy`); everything else is ignored.
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import JSON5 from 'json5';
 import { z } from 'zod';
 import { DEFAULT_RUN_TTL_MS, loopDetectionBlockSchema, type LoopDetectionBlock, type ToolLoopConfig } from '../processors/toolLoop/config.js';
+import { toolPolicySchema, type ToolPolicyBlock } from '../processors/toolLoop/policy.js';
 import { loadBotLoopConfig, type BotLoopConfig } from '../processors/botLoop/config.js';
 import { isRecord as isObj } from '../processors/kernel/contract.js';
 import { formatIssues } from '../processors/validation.js';
@@ -30,6 +32,9 @@ const saslMechanismSchema = z.enum(['plain', 'scram-sha-256', 'scram-sha-512']);
 const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
 
 export const loopguardBlockSchema = z.strictObject({
+  toolPolicy: d(toolPolicySchema.optional(), 'loopguard\'s own tool policy (docs/behaviour.md §4): mode, escalation, transientErrors, tools, agents.'),
+  // Accepted as any object until the bot policy (§4.6–§4.7) declares its keys.
+  botPolicy: d(z.record(z.string(), z.unknown()).optional(), 'loopguard\'s own bot policy (docs/behaviour.md §4); not yet validated beyond being an object.'),
   runTtlSeconds: d(z.number().int().positive().default(DEFAULT_RUN_TTL_MS / 1000), 'Runs idle longer than this (event time) start fresh.'),
   maxFutureSkewSeconds: d(z.number().int().positive().default(300), 'Events whose ts is further ahead of the processing host\'s clock are invalid (dead-letter reason future_timestamp).'),
   topics: z.strictObject({
@@ -99,7 +104,7 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, path: string):
 }
 
 
-function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number): ToolLoopConfig {
+function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number, policy: ToolPolicyBlock | undefined): ToolLoopConfig {
   const tools = raw.tools;
   const global = isObj(tools) && tools.loopDetection !== undefined ? validate(loopDetectionBlockSchema, tools.loopDetection, 'tools.loopDetection') : {};
   const agents: Record<string, LoopDetectionBlock> = {};
@@ -111,7 +116,7 @@ function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number): ToolLoopC
     const block = validate(loopDetectionBlockSchema, agent.tools.loopDetection, `agents.list.${i}.tools.loopDetection`);
     if (!Object.hasOwn(agents, agent.id as string)) agents[agent.id as string] = block;
   });
-  return { global, agents, runTtlMs };
+  return policy === undefined ? { global, agents, runTtlMs } : { global, agents, runTtlMs, policy };
 }
 
 /** Config from an already-parsed object (tests pass config this way) plus the environment. */
@@ -123,7 +128,7 @@ export function configFrom(raw: unknown, env: Readonly<Record<string, string | u
   const botLoop = loadBotLoopConfig(obj.channels, (path, message) => fail(path, message), (w) => warnings.push(w));
   const t = settings.topics;
   return {
-    toolLoop: loadToolLoop(obj, settings.runTtlSeconds * 1000),
+    toolLoop: loadToolLoop(obj, settings.runTtlSeconds * 1000, settings.toolPolicy),
     botLoop,
     settings,
     topics: { toolEvents: t.toolEvents, channelEvents: t.channelEvents, verdicts: t.verdicts, deadLetter: t.deadLetter, changelogPrefix: t.changelogPrefix },

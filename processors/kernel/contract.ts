@@ -24,14 +24,24 @@ export type Field<T = unknown> = FieldBase<T> & (
   | { readonly kind: 'boolean' }
   /** Any JSON value; travels as JSON text. */
   | { readonly kind: 'json' }
-  /** A string, or a record of optional strings (`{name, message}`). */
-  | { readonly kind: 'textOrRecord'; readonly record: string; readonly fields: readonly string[] }
+  /**
+   * A string, or a record of optional strings (`{name, message}`) plus optional `loose`
+   * members: kept when of their type, dropped (not rejected) otherwise.
+   */
+  | { readonly kind: 'textOrRecord'; readonly record: string; readonly fields: readonly string[]; readonly loose?: Readonly<Record<string, LooseType>> }
   | { readonly kind: 'position' }
+  /** A nested record (an Avro record of its own, named `record`). */
+  | { readonly kind: 'record'; readonly record: string; readonly fields: Fields }
+  /** A list of values of one field kind, at most `maxItems` long. */
+  | { readonly kind: 'list'; readonly item: Field; readonly maxItems: number }
 );
+
+/** The types a loose record member may have: `number` travels as an Avro double. */
+export type LooseType = 'string' | 'number';
 
 export interface Optional<T> { readonly optional: true; readonly field: Field<T> }
 export type FieldSpec = Field | Optional<unknown>;
-export type Fields = Readonly<Record<string, FieldSpec>>;
+export interface Fields { readonly [name: string]: FieldSpec }
 
 export const f = {
   identity: (doc?: string): Field<string> => ({ kind: 'string', maxLength: MAX_IDENTITY_LENGTH, doc }),
@@ -44,12 +54,16 @@ export const f = {
   count: (doc?: string): Field<number> => ({ kind: 'int', min: 0, max: 2 ** 31 - 1, doc }),
   boolean: (doc?: string): Field<boolean> => ({ kind: 'boolean', doc }),
   json: (doc?: string): Field<unknown> => ({ kind: 'json', doc }),
-  error: (doc?: string): Field<string | ErrorObject> => ({ kind: 'textOrRecord', record: 'ToolError', fields: ['name', 'message'], doc }),
+  // status, statusCode and code arrived as free-form extras before they were declared, so a
+  // value of another type is dropped rather than making the event invalid.
+  error: (doc?: string): Field<string | ErrorObject> => ({ kind: 'textOrRecord', record: 'ToolError', fields: ['name', 'message'], loose: { status: 'number', statusCode: 'number', code: 'string' }, doc }),
   position: (doc?: string): Field<SourcePosition> => ({ kind: 'position', doc }),
+  record: <const F extends Fields>(record: string, fields: F, doc?: string): Field<Shape<F>> => ({ kind: 'record', record, fields, doc }),
+  list: <T>(item: Field<T>, maxItems: number, doc?: string): Field<readonly T[]> => ({ kind: 'list', item, maxItems, doc }),
   optional: <T>(field: Field<T>): Optional<T> => ({ optional: true, field }),
 };
 
-export interface ErrorObject { readonly name?: string; readonly message?: string }
+export interface ErrorObject { readonly name?: string; readonly message?: string; readonly status?: number; readonly statusCode?: number; readonly code?: string }
 export interface SourcePosition { readonly topic: string; readonly partition: number; readonly offset: number }
 
 type TypeOf<F> = F extends Optional<infer T> ? T : F extends Field<infer T> ? T : never;
@@ -111,6 +125,16 @@ function check(field: Field, v: unknown): string | undefined {
       return undefined;
     case 'position':
       return isRecord(v) ? undefined : 'must be a source position';
+    case 'record':
+      return isRecord(v) ? checkFields(field.fields, v) : 'must be an object';
+    case 'list':
+      if (!Array.isArray(v)) return 'must be an array';
+      if (v.length > field.maxItems) return `must have at most ${field.maxItems} items (got ${v.length})`;
+      for (let i = 0; i < v.length; i++) {
+        const wrong = check(field.item, v[i]);
+        if (wrong !== undefined) return `[${i}] ${wrong}`;
+      }
+      return undefined;
     default: {
       const unreachable: never = field;
       return `unknown field kind ${JSON.stringify(unreachable)}`;
@@ -118,13 +142,49 @@ function check(field: Field, v: unknown): string | undefined {
   }
 }
 
+/** The reason the first declared field of `v` is wrong, or undefined. */
+function checkFields(fields: Fields, v: Record<string, unknown>): string | undefined {
+  for (const [name, spec] of Object.entries(fields)) {
+    const x = own(v, name);
+    if (x === undefined || x === null) {
+      if (!isOptional(spec)) return `.${name} is required`;
+      continue;
+    }
+    const wrong = check(fieldOf(spec), x);
+    if (wrong !== undefined) return `.${name} ${wrong}`;
+  }
+  return undefined;
+}
+
 /** A fresh copy holding only what the field declares (error objects keep only their fields). */
 function normalise(field: Field, v: unknown): unknown {
-  if (field.kind !== 'textOrRecord' || typeof v === 'string') return v;
-  const out: Record<string, string> = {};
-  for (const k of field.fields) {
-    const x = own(v as object, k);
+  switch (field.kind) {
+    case 'textOrRecord':
+      return typeof v === 'string' ? v : normaliseError(field.fields, field.loose ?? {}, v as object);
+    case 'record': {
+      const out: Record<string, unknown> = {};
+      for (const [name, spec] of Object.entries(field.fields)) {
+        const x = own(v as object, name);
+        if (x !== undefined && x !== null) out[name] = normalise(fieldOf(spec), x);
+      }
+      return out;
+    }
+    case 'list':
+      return (v as unknown[]).map((x) => normalise(field.item, x));
+    default:
+      return v;
+  }
+}
+
+function normaliseError(fields: readonly string[], loose: Readonly<Record<string, LooseType>>, v: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of fields) {
+    const x = own(v, k);
     if (typeof x === 'string') out[k] = x;
+  }
+  for (const [k, type] of Object.entries(loose)) {
+    const x = own(v, k);
+    if (type === 'string' ? typeof x === 'string' && x.isWellFormed() : typeof x === 'number' && Number.isFinite(x)) out[k] = x;
   }
   return out;
 }

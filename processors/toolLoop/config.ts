@@ -2,6 +2,7 @@
 // one run: global block, overwritten field by field by the agent's block (one level deep for
 // `detectors` and `postCompactionGuard`), defaults filled, then thresholds clamped upward.
 import { z } from 'zod';
+import { resolveToolPolicy, type ResolvedToolPolicy, type ToolPolicyBlock } from './policy.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -37,6 +38,8 @@ export interface ToolLoopConfig {
   readonly agents: Readonly<Record<string, LoopDetectionBlock>>;
   /** Runs idle longer than this (event time) start fresh; loopguard's own setting. */
   readonly runTtlMs: number;
+  /** `loopguard.toolPolicy` (§4); absent: every default, which leaves §2 as it is. */
+  readonly policy?: ToolPolicyBlock;
 }
 
 export const DEFAULT_RUN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -85,14 +88,26 @@ export function resolveLoopDetection(global: LoopDetectionBlock, agent: LoopDete
   };
 }
 
+/** Everything that applies to a run: its loop detection and its tool policy. */
+export interface RunConfig extends ResolvedLoopDetection {
+  readonly policy: ResolvedToolPolicy;
+}
+
+function resolveRun(config: ToolLoopConfig, agentId: string | undefined): RunConfig {
+  const own = <T>(m: Readonly<Record<string, T>> | undefined) => (agentId !== undefined && m !== undefined && Object.hasOwn(m, agentId) ? m[agentId] : undefined);
+  const policy = config.policy ?? {};
+  return { ...resolveLoopDetection(config.global, own(config.agents)), policy: resolveToolPolicy(policy, own(policy.agents)) };
+}
+
 /** Resolution is per agent id and pure, so it is computed once per agent and reused. */
-export function resolverFor(config: ToolLoopConfig): (agentId: string | undefined) => ResolvedLoopDetection {
-  const cache = new Map<string, ResolvedLoopDetection>();
-  const globalOnly = resolveLoopDetection(config.global, undefined);
+export function resolverFor(config: ToolLoopConfig): (agentId: string | undefined) => RunConfig {
+  const cache = new Map<string, RunConfig>();
+  const globalOnly = resolveRun(config, undefined);
+  const known = (agentId: string) => Object.hasOwn(config.agents, agentId) || (config.policy?.agents !== undefined && Object.hasOwn(config.policy.agents, agentId));
   return (agentId) => {
-    if (agentId === undefined || !Object.hasOwn(config.agents, agentId)) return globalOnly;
+    if (agentId === undefined || !known(agentId)) return globalOnly;
     let r = cache.get(agentId);
-    if (r === undefined) cache.set(agentId, (r = resolveLoopDetection(config.global, config.agents[agentId])));
+    if (r === undefined) cache.set(agentId, (r = resolveRun(config, agentId)));
     return r;
   };
 }

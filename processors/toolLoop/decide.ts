@@ -1,23 +1,42 @@
-// What a tool event causes (docs/behaviour.md §2.5–§2.8), worked out from the run's state
+// What a tool event causes (docs/behaviour.md §2.5–§2.8, §4), worked out from the run's state
 // before it. Nothing here changes state: `evolve` folds the event and this verdict afterwards.
 import { lookupId } from '../kernel/idMemory.js';
-import type { ResolvedLoopDetection } from './config.js';
+import type { ResolvedLoopDetection, RunConfig } from './config.js';
 import { detect } from './detect.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
-import { DETECTORS, initialRunState, seenKey, shouldNotify, type CompactionGuard, type RunState, type Verdict } from './state.js';
+import type { ToolEntry } from './policy.js';
+import { addBlock, evidenceOf, initialRunState, seenKey, shouldNotify, type CompactionGuard, type Evidence, type GuardEntry, type RunState, type Verdict } from './state.js';
+import type { OutcomeHash } from './hashing.js';
 
-export type Resolve = (agentId: string | undefined) => ResolvedLoopDetection;
+export type Resolve = (agentId: string | undefined) => RunConfig;
 
 export type RunVerdict =
   /** An event that only folds (compaction, run_end, an outcome that does not abort). */
   | { readonly kind: 'fold' }
   /** A redelivered event: no effect on state; a call gets its original verdict again. */
   | { readonly kind: 'repeat'; readonly verdict: Verdict | null }
-  | { readonly kind: 'call'; readonly verdict: Verdict; readonly warningKey: string | undefined }
-  | { readonly kind: 'abort'; readonly count: number; readonly toolName: string };
+  | {
+      readonly kind: 'call';
+      readonly verdict: Verdict;
+      readonly warningKey: string | undefined;
+      /** False for an exempt tool (§4.3): allowed and not recorded. */
+      readonly record: boolean;
+      /** A block by §2.5 rules: counted for escalation (§4.2). */
+      readonly counted: boolean;
+      /** Set when this block ends the run (§4.2): a run_abort follows the decision. */
+      readonly escalation: Escalation | undefined;
+    }
+  | { readonly kind: 'abort'; readonly count: number; readonly toolName: string; readonly evidence: Evidence | undefined; readonly shadow: true | undefined };
+
+export interface Escalation {
+  readonly count: number;
+  readonly evidence: Evidence;
+  readonly shadow: true | undefined;
+}
 
 const FOLD: RunVerdict = { kind: 'fold' };
 const ALLOW: Verdict = { decision: 'allow' };
+const SHADOW_ALLOW: Verdict = { decision: 'allow', shadow: true };
 
 /** The state an event applies to: a run idle for longer than the TTL starts fresh. */
 export function liveState(state: RunState, ts: number, ttlMs: number): RunState {
@@ -44,37 +63,79 @@ export function decideRun(state: RunState, event: ToolEvent, resolve: Resolve, t
   }
 }
 
-function decideCall(state: RunState, e: ToolCall, cfg: ResolvedLoopDetection): RunVerdict {
+const shadowOf = (cfg: RunConfig): true | undefined => (cfg.policy.mode === 'shadow' ? true : undefined);
+
+// A literal with every field, not a spread: this runs for every call.
+const answer = (verdict: Verdict, warningKey?: string, record = true, counted = false, escalation?: Escalation): RunVerdict =>
+  ({ kind: 'call', verdict, warningKey, record, counted, escalation });
+
+function decideCall(state: RunState, e: ToolCall, cfg: RunConfig): RunVerdict {
+  const shadow = shadowOf(cfg);
   if (state.aborted !== null) {
-    return { kind: 'call', verdict: { decision: 'block', detector: DETECTORS.compactionLoopPersisted, level: 'critical', count: state.aborted.count, notify: true }, warningKey: undefined };
+    const a = state.aborted;
+    return answer({ decision: 'block', detector: a.detector, level: 'critical', count: a.count, notify: true, shadow, evidence: a.evidence });
   }
-  if (cfg.enabled !== true) return { kind: 'call', verdict: ALLOW, warningKey: undefined };
-  const found = detect(state.history, { toolName: e.toolName, argsHash: e.argsHash, action: e.action }, cfg);
-  if (found === undefined) return { kind: 'call', verdict: ALLOW, warningKey: undefined };
+  const entry = cfg.policy.toolEntry(e.toolName);
+  if (entry?.exempt === true) return answer(shadow ? SHADOW_ALLOW : ALLOW, undefined, false);
+  const allow = shadow ? SHADOW_ALLOW : ALLOW;
+  if (cfg.enabled !== true) return answer(allow);
+  const found = detect(state.history, { toolName: e.toolName, argsHash: e.argsHash, action: e.action, poll: entry?.poll }, callThresholds(cfg, entry));
+  if (found === undefined) return answer(allow);
+  const { detector, count, pairedToolName, evidence } = found;
   if (found.decision === 'block') {
-    return { kind: 'call', verdict: { decision: 'block', detector: found.detector, level: 'critical', count: found.count, notify: true, pairedToolName: found.pairedToolName }, warningKey: undefined };
+    return answer({ decision: 'block', detector, level: 'critical', count, notify: true, pairedToolName, shadow, evidence }, undefined, true, true, escalationOf(state, e, cfg));
   }
-  const notify = shouldNotify(state.warnings, found.warningKey, found.count);
-  return {
-    kind: 'call',
-    verdict: { decision: 'warn', detector: found.detector, level: 'warning', count: found.count, notify, pairedToolName: found.pairedToolName },
-    warningKey: notify ? found.warningKey : undefined,
-  };
+  const notify = shouldNotify(state.warnings, found.warningKey, count);
+  return answer({ decision: 'warn', detector, level: 'warning', count, notify, pairedToolName, shadow, evidence }, notify ? found.warningKey : undefined);
 }
 
-function decideOutcome(state: RunState, e: ToolOutcome, cfg: ResolvedLoopDetection): RunVerdict {
-  if (cfg.enabled === false || e.outcome === undefined || state.guard === null || state.aborted !== null) return FOLD;
-  const { count } = guardAfter(state.guard, tripleOf(e, e.outcome.resultHash));
-  return count >= cfg.postCompactionGuard.windowSize ? { kind: 'abort', count, toolName: e.toolName } : FOLD;
+/** §4.3: a tool's own thresholds, clamped again from the run's resolved global threshold. */
+export function callThresholds(cfg: ResolvedLoopDetection, entry: ToolEntry | undefined): ResolvedLoopDetection {
+  if (entry === undefined || (entry.warningThreshold === undefined && entry.criticalThreshold === undefined)) return cfg;
+  const warningThreshold = entry.warningThreshold ?? cfg.warningThreshold;
+  let criticalThreshold = entry.criticalThreshold ?? cfg.criticalThreshold;
+  let globalCircuitBreakerThreshold = cfg.globalCircuitBreakerThreshold;
+  if (criticalThreshold <= warningThreshold) criticalThreshold = warningThreshold + 1;
+  if (globalCircuitBreakerThreshold <= criticalThreshold) globalCircuitBreakerThreshold = criticalThreshold + 1;
+  return { ...cfg, warningThreshold, criticalThreshold, globalCircuitBreakerThreshold };
 }
 
-export const tripleOf = (e: ToolOutcome, resultHash: string): string => `${e.toolName}\u0000${e.argsHash}\u0000${resultHash}`;
+/** §4.2: this block ends the run when the blocks so far, it included, reach the limit. */
+function escalationOf(state: RunState, e: ToolCall, cfg: RunConfig): Escalation | undefined {
+  const limit = cfg.policy.abortAfterBlocks;
+  if (limit === undefined) return undefined;
+  const blocked = addBlock(state.blocked, e.toolCallId, e.ts);
+  if (blocked.count < limit) return undefined;
+  return { count: blocked.count, evidence: { toolCallIds: blocked.toolCallIds, since: blocked.since }, shadow: shadowOf(cfg) };
+}
+
+/**
+ * The hash an outcome is folded with: none for an exempt tool (§4.3) or, when the run's
+ * policy says so, a transient failure (§4.4).
+ */
+export function effectiveOutcome(e: ToolOutcome, cfg: RunConfig): OutcomeHash | undefined {
+  if (e.outcome === undefined) return undefined;
+  if (e.transient === true && cfg.policy.transientErrors) return undefined;
+  return cfg.policy.toolEntry(e.toolName)?.exempt === true ? undefined : e.outcome;
+}
+
+function decideOutcome(state: RunState, e: ToolOutcome, cfg: RunConfig): RunVerdict {
+  const outcome = effectiveOutcome(e, cfg);
+  if (cfg.enabled === false || outcome === undefined || state.guard === null || state.aborted !== null) return FOLD;
+  const entry = guardEntryOf(e, outcome.resultHash);
+  const { count } = guardAfter(state.guard, entry);
+  if (count < cfg.postCompactionGuard.windowSize) return FOLD;
+  const carrying = [...state.guard.window.filter((w) => w.triple === entry.triple), entry];
+  return { kind: 'abort', count, toolName: e.toolName, evidence: evidenceOf(carrying), shadow: shadowOf(cfg) };
+}
+
+export const guardEntryOf = (e: ToolOutcome, resultHash: string): GuardEntry => ({ triple: `${e.toolName}\u0000${e.argsHash}\u0000${resultHash}`, toolCallId: e.toolCallId, ts: e.ts });
 
 /** The guard after one more hashed outcome, and how often its triple is now in the window. */
-export function guardAfter(guard: CompactionGuard, triple: string): { readonly guard: CompactionGuard | null; readonly count: number } {
-  const window = [...guard.window, triple];
+export function guardAfter(guard: CompactionGuard, entry: GuardEntry): { readonly guard: CompactionGuard | null; readonly count: number } {
+  const window = [...guard.window, entry];
   let count = 0;
-  for (const t of window) if (t === triple) count++;
+  for (const w of window) if (w.triple === entry.triple) count++;
   const remaining = guard.remaining - 1;
   return { guard: remaining > 0 ? { remaining, window } : null, count };
 }

@@ -1,12 +1,14 @@
 // Counting over a run's history (docs/behaviour.md §2.4) and the decision order (docs/behaviour.md §2.5).
 import type { ResolvedLoopDetection } from './config.js';
-import { DETECTORS, type Detector, type ToolRecord } from './state.js';
+import { DETECTORS, evidenceOf, type Detector, type Evidence, type ToolRecord } from './state.js';
 
 export interface CallFacts {
   readonly toolName: string;
   readonly argsHash: string;
   /** The args' action (for poll classification). */
   readonly action: string | undefined;
+  /** A per-tool `poll` setting (§4.3): overrides the known-poll classification. */
+  readonly poll?: boolean | undefined;
 }
 
 export interface Finding {
@@ -16,6 +18,8 @@ export interface Finding {
   readonly pairedToolName?: string | undefined;
   /** Identifies the warning for notification bucketing (§2.8). */
   readonly warningKey: string;
+  /** The records that make up `count` (§4.5). */
+  readonly evidence: Evidence | undefined;
 }
 
 export function isKnownPoll(toolName: string, action: string | undefined): boolean {
@@ -98,33 +102,53 @@ export function pingPong(history: readonly ToolRecord[], argsHash: string): Ping
   return { count: tail + 1, noProgressEvidence: evidence, pairedToolName: last.toolName, pairKey };
 }
 
+// ---- evidence (§4.5): the records each count is made of, oldest first ------------------------
+
+/** The records of the no-progress streak. */
+function streakRecords(history: readonly ToolRecord[], toolName: string, argsHash: string): ToolRecord[] {
+  const out: ToolRecord[] = [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const r = history[i]!;
+    if (r.toolName !== toolName || r.argsHash !== argsHash || r.resultHash === undefined) continue;
+    if (out.length > 0 && r.resultHash !== out[0]!.resultHash) break;
+    out.push(r);
+  }
+  return out.reverse();
+}
+
+const sameCall = (history: readonly ToolRecord[], toolName: string, argsHash: string) => history.filter((r) => r.toolName === toolName && r.argsHash === argsHash);
+/** The newest `n` records (the unknown-tool streak and the ping-pong tail are contiguous). */
+const newest = (history: readonly ToolRecord[], n: number) => history.slice(history.length - n);
+
 /** The first rule of §2.5 that matches, or undefined (allow). */
 export function detect(history: readonly ToolRecord[], call: CallFacts, cfg: ResolvedLoopDetection): Finding | undefined {
   const { toolName, argsHash } = call;
   const unknown = unknownToolStreak(history, toolName);
   if (unknown >= cfg.unknownToolThreshold) {
-    return { decision: 'block', detector: DETECTORS.unknownToolRepeat, count: unknown, warningKey: '' };
+    return { decision: 'block', detector: DETECTORS.unknownToolRepeat, count: unknown, warningKey: '', evidence: evidenceOf(newest(history, unknown)) };
   }
   const { recentCount, noProgressStreak, newestResultHash } = countRepeats(history, toolName, argsHash);
+  const streak = () => evidenceOf(streakRecords(history, toolName, argsHash));
   if (noProgressStreak >= cfg.globalCircuitBreakerThreshold) {
-    return { decision: 'block', detector: DETECTORS.globalCircuitBreaker, count: noProgressStreak, warningKey: '' };
+    return { decision: 'block', detector: DETECTORS.globalCircuitBreaker, count: noProgressStreak, warningKey: '', evidence: streak() };
   }
-  const poll = isKnownPoll(toolName, call.action);
+  const poll = call.poll ?? isKnownPoll(toolName, call.action);
   if (poll && cfg.detectors.knownPollNoProgress) {
     const warningKey = `poll|${toolName}|${argsHash}|${newestResultHash ?? ''}`;
-    if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.knownPollNoProgress, count: noProgressStreak, warningKey };
-    if (noProgressStreak >= cfg.warningThreshold) return { decision: 'warn', detector: DETECTORS.knownPollNoProgress, count: noProgressStreak, warningKey };
+    if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.knownPollNoProgress, count: noProgressStreak, warningKey, evidence: streak() };
+    if (noProgressStreak >= cfg.warningThreshold) return { decision: 'warn', detector: DETECTORS.knownPollNoProgress, count: noProgressStreak, warningKey, evidence: streak() };
   }
   if (cfg.detectors.pingPong) {
     const pp = pingPong(history, argsHash);
     const found = { detector: DETECTORS.pingPong, count: pp.count, pairedToolName: pp.pairedToolName, warningKey: `pingpong|${pp.pairKey}` };
-    if (pp.count >= cfg.criticalThreshold && pp.noProgressEvidence) return { decision: 'block', ...found };
-    if (pp.count >= cfg.warningThreshold) return { decision: 'warn', ...found };
+    // The tail is count − 1 records: the current call is not listed.
+    if (pp.count >= cfg.criticalThreshold && pp.noProgressEvidence) return { decision: 'block', ...found, evidence: evidenceOf(newest(history, pp.count - 1)) };
+    if (pp.count >= cfg.warningThreshold) return { decision: 'warn', ...found, evidence: evidenceOf(newest(history, pp.count - 1)) };
   }
   if (!poll && cfg.detectors.genericRepeat) {
     const warningKey = `generic|${toolName}|${argsHash}`;
-    if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.genericRepeat, count: noProgressStreak, warningKey };
-    if (recentCount >= cfg.warningThreshold) return { decision: 'warn', detector: DETECTORS.genericRepeat, count: recentCount, warningKey };
+    if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.genericRepeat, count: noProgressStreak, warningKey, evidence: streak() };
+    if (recentCount >= cfg.warningThreshold) return { decision: 'warn', detector: DETECTORS.genericRepeat, count: recentCount, warningKey, evidence: evidenceOf(sameCall(history, toolName, argsHash)) };
   }
   return undefined;
 }

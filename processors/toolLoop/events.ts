@@ -4,6 +4,7 @@
 // inside the fold, and the processor only ever sees hashes.
 import { declare, f, invalid, isRecord, validator, type Parsed, type Shape } from '../kernel/contract.js';
 import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
+import { isTransient } from './transient.js';
 
 /** Hashes are `<toolName>:` + 64 hex digits when loopguard computes them; runners may send their own. */
 const MAX_HASH_LENGTH = 512;
@@ -32,6 +33,7 @@ export const TOOL_OUTCOME = declare('tool_outcome', {
   error: f.optional(f.error()),
   resultHash: f.optional(f.token('Hash of the outcome, when the runner hashes it itself.', MAX_HASH_LENGTH)),
   unknownToolName: f.optional(f.text('With resultHash: the tool the error said is unknown.', MAX_HASH_LENGTH)),
+  transient: f.optional(f.boolean('A transient failure (true) or certainly not one (false); absent: judged from the error.')),
 });
 export const COMPACTION = declare('compaction', identity);
 export const RUN_END = declare('run_end', identity);
@@ -55,7 +57,7 @@ interface RunIdentity {
 /** What the processor folds: identity, tool and hashes; raw arguments and results are gone. */
 export type ToolEvent =
   | (RunIdentity & { readonly type: 'tool_call'; readonly toolCallId?: string; readonly toolName: string; readonly argsHash: string; readonly action?: string })
-  | (RunIdentity & { readonly type: 'tool_outcome'; readonly toolCallId?: string; readonly toolName: string; readonly argsHash: string; readonly outcome?: OutcomeHash })
+  | (RunIdentity & { readonly type: 'tool_outcome'; readonly toolCallId?: string; readonly toolName: string; readonly argsHash: string; readonly outcome?: OutcomeHash; readonly transient?: boolean })
   | (RunIdentity & { readonly type: 'compaction' | 'run_end' });
 
 export type ToolCall = Extract<ToolEvent, { type: 'tool_call' }>;
@@ -124,7 +126,7 @@ function hashed(e: ToolEventInput): ToolEvent {
       const outcome = hashedField('result', () => outcomeOf(e));
       return {
         type: 'tool_outcome', ts: e.ts, eventId: e.eventId, sessionKey: e.sessionKey, runId: e.runId, agentId: e.agentId,
-        toolCallId: e.toolCallId, toolName: e.toolName, argsHash, outcome,
+        toolCallId: e.toolCallId, toolName: e.toolName, argsHash, outcome, transient: isTransient(e, outcome?.unknownToolName !== undefined),
       };
     }
     case 'compaction':

@@ -1,9 +1,9 @@
 // Folding one tool event and its verdict into a run's state (docs/behaviour.md §2.3, §2.6–§2.8).
 import { rememberId } from '../kernel/idMemory.js';
-import type { ResolvedLoopDetection } from './config.js';
-import { guardAfter, liveState, tripleOf, type Resolve, type RunVerdict } from './decide.js';
+import type { RunConfig } from './config.js';
+import { effectiveOutcome, guardAfter, guardEntryOf, liveState, type Resolve, type RunVerdict } from './decide.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
-import { appendRecord, attachOutcome, initialRunState, noteWarning, seenKey, toolRecord, type RunState, type Verdict } from './state.js';
+import { addBlock, appendRecord, attachOutcome, DETECTORS, initialRunState, noteWarning, seenKey, toolRecord, type RunState, type Verdict } from './state.js';
 
 export function evolveRun(state: RunState, event: ToolEvent, verdict: RunVerdict, resolve: Resolve, ttlMs: number): RunState {
   if (verdict.kind === 'repeat') return state;
@@ -40,21 +40,33 @@ function remember(state: RunState, event: ToolEvent, verdict: RunVerdict): RunSt
   return { ...state, seen: rememberId(state.seen, seenKey(event.type, event.eventId), answer) };
 }
 
-function onCall(state: RunState, e: ToolCall, verdict: Extract<RunVerdict, { kind: 'call' }>, cfg: ResolvedLoopDetection): RunState {
+function onCall(state: RunState, e: ToolCall, verdict: Extract<RunVerdict, { kind: 'call' }>, cfg: RunConfig): RunState {
   const v = verdict.verdict;
   const warnings = verdict.warningKey !== undefined && v.decision === 'warn' ? noteWarning(state.warnings, verdict.warningKey, v.count) : state.warnings;
-  // Blocked calls are never recorded; nor is anything while detection is explicitly off.
-  if (v.decision === 'block' || cfg.enabled === false) return warnings === state.warnings ? state : { ...state, warnings };
-  const history = appendRecord(state.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, undefined, undefined), cfg.historySize);
-  return { ...state, history, warnings };
+  const escalated = escalate(state, e, verdict);
+  const next = warnings === state.warnings && escalated === state ? state : { ...escalated, warnings };
+  // Blocked calls are never recorded; nor exempt ones, nor anything while detection is explicitly off.
+  if (v.decision === 'block' || !verdict.record || cfg.enabled === false) return next;
+  const history = appendRecord(next.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, undefined, undefined, e.ts), cfg.historySize);
+  return { ...next, history };
 }
 
-function onOutcome(state: RunState, e: ToolOutcome, verdict: RunVerdict, cfg: ResolvedLoopDetection): RunState {
-  if (cfg.enabled === false || e.outcome === undefined) return state;
-  const { resultHash, unknownToolName } = e.outcome;
-  const history = attachOutcome(state.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, resultHash, unknownToolName), cfg.historySize);
+/** Counts a §2.5 block, and aborts the run when it escalates (§4.2). */
+function escalate(state: RunState, e: ToolCall, verdict: Extract<RunVerdict, { kind: 'call' }>): RunState {
+  if (!verdict.counted) return state;
+  const blocked = addBlock(state.blocked, e.toolCallId, e.ts);
+  const x = verdict.escalation;
+  if (x === undefined) return { ...state, blocked };
+  return { ...state, blocked, aborted: { count: x.count, toolName: e.toolName, detector: DETECTORS.blockEscalation, evidence: x.evidence } };
+}
+
+function onOutcome(state: RunState, e: ToolOutcome, verdict: RunVerdict, cfg: RunConfig): RunState {
+  const outcome = effectiveOutcome(e, cfg);
+  if (cfg.enabled === false || outcome === undefined) return state;
+  const { resultHash, unknownToolName } = outcome;
+  const history = attachOutcome(state.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, resultHash, unknownToolName, e.ts), cfg.historySize);
   if (state.guard === null) return { ...state, history };
-  const { guard } = guardAfter(state.guard, tripleOf(e, resultHash));
-  const aborted = verdict.kind === 'abort' ? { count: verdict.count, toolName: verdict.toolName } : state.aborted;
+  const { guard } = guardAfter(state.guard, guardEntryOf(e, resultHash));
+  const aborted = verdict.kind === 'abort' ? { count: verdict.count, toolName: verdict.toolName, detector: DETECTORS.compactionLoopPersisted, evidence: verdict.evidence } : state.aborted;
   return { ...state, history, guard, aborted };
 }

@@ -56,7 +56,7 @@ export function hashOutcome(o: OutcomeInput): OutcomeHash | undefined {
 
 // ---- rule 1: errors --------------------------------------------------------------------------
 
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   if (typeof error === 'string') return error;
   if (typeof error === 'number' || typeof error === 'boolean') return String(error);
   if (isPlainObject(error) || error instanceof Error) {

@@ -23,6 +23,8 @@ export function verdictMessage(detector: Detector, decision: 'warn' | 'block', t
         : `${tag} Warning: "${toolName}" has been called ${count} times with the same arguments. You may be looping; use the results you already have or try a different approach.`;
     case DETECTORS.compactionLoopPersisted:
       return `${tag} Run aborted: after context compaction the agent repeated "${toolName}" with the same arguments and the same result ${count} times. Compaction did not break the loop; start a new run with a different plan.`;
+    case DETECTORS.blockEscalation:
+      return `${tag} Run aborted: the model kept retrying calls that were blocked (${count} blocked calls, the last one "${toolName}"). The run is ended; start a new run with a different plan instead of retrying.`;
     default: {
       const unreachable: never = detector;
       return unreachable;

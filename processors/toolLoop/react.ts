@@ -1,7 +1,9 @@
 // The decisions a tool event's verdict publishes (docs/behaviour.md §1): one `tool_decision`
-// for every call (a redelivered call gets its original one again), a `run_abort` when the
-// post-compaction guard fires. Their fields are declared once, here.
+// for every call (a redelivered call gets its original one again, and nothing else), a
+// `run_abort` when the post-compaction guard fires or right after the block that escalates
+// (§4.2). Their fields are declared once, here.
 import { declare, f, type Record_ } from '../kernel/contract.js';
+import { EVIDENCE, type Evidence } from '../kernel/evidence.js';
 import type { RunVerdict } from './decide.js';
 import { runKeyOf, type ToolCall, type ToolEvent } from './events.js';
 import { verdictMessage } from './messages.js';
@@ -25,14 +27,18 @@ export const TOOL_DECISION = declare('tool_decision', {
   message: f.optional(f.text('What to tell the model.')),
   pairedToolName: f.optional(f.text()),
   notify: f.optional(f.boolean('Show the warning to the model now.')),
+  shadow: f.optional(f.boolean('Decided in shadow mode: obey it as allow / deliver, report what it would have done.')),
+  evidence: f.optional(EVIDENCE),
 });
 
 export const RUN_ABORT = declare('run_abort', {
   ...identity,
-  detector: f.choice([DETECTORS.compactionLoopPersisted]),
+  detector: f.choice([DETECTORS.compactionLoopPersisted, DETECTORS.blockEscalation]),
   count: f.count(),
   toolName: f.text(),
   message: f.text(),
+  shadow: f.optional(f.boolean()),
+  evidence: f.optional(EVIDENCE),
 });
 
 export type ToolDecision = { readonly type: 'tool_decision' } & Record_<typeof TOOL_DECISION.fields>;
@@ -41,18 +47,25 @@ export type ToolLoopDecision = ToolDecision | RunAbort;
 
 export function reactRun(event: ToolEvent, verdict: RunVerdict): readonly ToolLoopDecision[] {
   if (event.type === 'tool_call') {
-    if (verdict.kind === 'call') return [toolDecision(event, verdict.verdict)];
+    if (verdict.kind === 'call') {
+      const decision = toolDecision(event, verdict.verdict);
+      const x = verdict.escalation;
+      return x === undefined ? [decision] : [decision, runAbort(event, DETECTORS.blockEscalation, x.count, event.toolName, x.shadow, x.evidence)];
+    }
     if (verdict.kind === 'repeat' && verdict.verdict !== null) return [toolDecision(event, verdict.verdict)];
     return [];
   }
   if (event.type === 'tool_outcome' && verdict.kind === 'abort') {
-    const detector = DETECTORS.compactionLoopPersisted;
-    return [{
-      type: 'run_abort', key: runKeyOf(event), sessionKey: event.sessionKey ?? null, runId: event.runId ?? null, ts: event.ts,
-      detector, count: verdict.count, toolName: verdict.toolName, message: verdictMessage(detector, 'block', verdict.toolName, verdict.count),
-    }];
+    return [runAbort(event, DETECTORS.compactionLoopPersisted, verdict.count, verdict.toolName, verdict.shadow, verdict.evidence)];
   }
   return [];
+}
+
+function runAbort(event: ToolEvent, detector: RunAbort['detector'], count: number, toolName: string, shadow: true | undefined, evidence: Evidence | undefined): RunAbort {
+  return {
+    type: 'run_abort', key: runKeyOf(event), sessionKey: event.sessionKey ?? null, runId: event.runId ?? null, ts: event.ts,
+    detector, count, toolName, message: verdictMessage(detector, 'block', toolName, count), shadow: shadow ?? null, evidence: evidence ?? null,
+  };
 }
 
 function toolDecision(event: ToolCall, v: Verdict): ToolDecision {
@@ -73,5 +86,7 @@ function toolDecision(event: ToolCall, v: Verdict): ToolDecision {
     message: acting ? verdictMessage(v.detector, v.decision, event.toolName, v.count, v.pairedToolName) : null,
     pairedToolName: acting ? v.pairedToolName ?? null : null,
     notify: acting ? v.notify : null,
+    shadow: v.shadow ?? null,
+    evidence: acting ? v.evidence ?? null : null,
   };
 }

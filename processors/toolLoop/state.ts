@@ -1,6 +1,9 @@
 // Per-run state of the tool-loop processor: plain, immutable, serialisable (snapshotted to the
 // changelog), and bounded (docs/behaviour.md §1 "Limits").
+import { MAX_EVIDENCE_IDS, type Evidence } from '../kernel/evidence.js';
 import { emptyIds, type IdView } from '../kernel/idMemory.js';
+
+export type { Evidence };
 
 export const DETECTORS = {
   unknownToolRepeat: 'unknown_tool_repeat',
@@ -9,6 +12,7 @@ export const DETECTORS = {
   pingPong: 'ping_pong',
   genericRepeat: 'generic_repeat',
   compactionLoopPersisted: 'compaction_loop_persisted',
+  blockEscalation: 'block_escalation',
 } as const;
 export type Detector = (typeof DETECTORS)[keyof typeof DETECTORS];
 export const DETECTOR_NAMES = Object.values(DETECTORS);
@@ -19,11 +23,13 @@ export interface ToolRecord {
   readonly toolCallId?: string | undefined;
   readonly resultHash?: string | undefined;
   readonly unknownToolName?: string | undefined;
+  /** Event time of its call, or of the outcome that appended it; 0 when restored from before records had one. */
+  readonly ts: number;
 }
 
 /** What a tool call was answered: kept per eventId so a redelivered call gets it again. */
 export type Verdict =
-  | { readonly decision: 'allow' }
+  | { readonly decision: 'allow'; readonly shadow?: true | undefined }
   | {
       readonly decision: 'warn' | 'block';
       readonly detector: Detector;
@@ -31,12 +37,40 @@ export type Verdict =
       readonly count: number;
       readonly notify: boolean;
       readonly pairedToolName?: string | undefined;
+      /** Decided for a run in shadow mode (§4.1). */
+      readonly shadow?: true | undefined;
+      /** What makes up `count` (§4.5); absent only on answers restored from before evidence. */
+      readonly evidence?: Evidence | undefined;
     };
+
+/** A hashed outcome seen since compaction. */
+export interface GuardEntry {
+  /** `toolName \0 argsHash \0 resultHash`. */
+  readonly triple: string;
+  readonly toolCallId: string | undefined;
+  readonly ts: number;
+}
 
 export interface CompactionGuard {
   readonly remaining: number;
-  /** Outcomes seen since compaction, as `toolName \0 argsHash \0 resultHash`. */
-  readonly window: readonly string[];
+  readonly window: readonly GuardEntry[];
+}
+
+/** Why a run was aborted; every later call is blocked with it (§2.6, §4.2). */
+export interface Aborted {
+  readonly count: number;
+  readonly toolName: string;
+  readonly detector: typeof DETECTORS.compactionLoopPersisted | typeof DETECTORS.blockEscalation;
+  readonly evidence: Evidence | undefined;
+}
+
+/** The calls the run blocked by §2.5 (for escalation, §4.2). */
+export interface Blocked {
+  readonly count: number;
+  /** Event time of the first of them. */
+  readonly since: number;
+  /** The newest MAX_EVIDENCE_IDS of their toolCallIds, oldest first. */
+  readonly toolCallIds: readonly string[];
 }
 
 export interface RunState {
@@ -46,7 +80,8 @@ export interface RunState {
   readonly agentId: string | null;
   readonly history: readonly ToolRecord[];
   readonly guard: CompactionGuard | null;
-  readonly aborted: { readonly count: number; readonly toolName: string } | null;
+  readonly aborted: Aborted | null;
+  readonly blocked: Blocked | null;
   /** Warning key → count at its last notification, oldest first (at most 256). */
   readonly warnings: ReadonlyArray<readonly [string, number]>;
   /**
@@ -56,9 +91,9 @@ export interface RunState {
   readonly seen: IdView<Verdict | null>;
 }
 
-/** Records always have all five fields, in this order, so every record has one shape. */
-export function toolRecord(toolName: string, argsHash: string, toolCallId: string | undefined, resultHash: string | undefined, unknownToolName: string | undefined): ToolRecord {
-  return { toolName, argsHash, toolCallId, resultHash, unknownToolName };
+/** Records always have all six fields, in this order, so every record has one shape. */
+export function toolRecord(toolName: string, argsHash: string, toolCallId: string | undefined, resultHash: string | undefined, unknownToolName: string | undefined, ts: number): ToolRecord {
+  return { toolName, argsHash, toolCallId, resultHash, unknownToolName, ts };
 }
 
 export const MAX_WARNING_KEYS = 256;
@@ -66,7 +101,7 @@ export const NOTIFY_EVERY = 10;
 export const MAX_EVENT_IDS = 4096;
 export const MAX_HISTORY_SIZE = 1000;
 
-export const initialRunState: RunState = { lastTs: null, agentId: null, history: [], guard: null, aborted: null, warnings: [], seen: emptyIds(MAX_EVENT_IDS) };
+export const initialRunState: RunState = { lastTs: null, agentId: null, history: [], guard: null, aborted: null, blocked: null, warnings: [], seen: emptyIds(MAX_EVENT_IDS) };
 
 export const seenKey = (type: string, eventId: string): string => `${type}\u0000${eventId}`;
 
@@ -87,7 +122,7 @@ export function attachOutcome(history: readonly ToolRecord[], outcome: ToolRecor
     if (r.resultHash !== undefined || r.toolName !== outcome.toolName || r.argsHash !== outcome.argsHash) continue;
     if (outcome.toolCallId !== undefined && r.toolCallId !== outcome.toolCallId) continue;
     const next = history.slice();
-    next[i] = toolRecord(r.toolName, r.argsHash, r.toolCallId, outcome.resultHash, outcome.unknownToolName);
+    next[i] = toolRecord(r.toolName, r.argsHash, r.toolCallId, outcome.resultHash, outcome.unknownToolName, r.ts);
     return next;
   }
   return appendRecord(history, outcome, historySize);
@@ -110,4 +145,22 @@ export function noteWarning(warnings: RunState['warnings'], key: string, count: 
   const next = warnings.length >= MAX_WARNING_KEYS ? warnings.slice(warnings.length - MAX_WARNING_KEYS + 1) : warnings.slice();
   next.push([key, count]);
   return next;
+}
+
+/** Evidence of a list of records, oldest first: their toolCallIds (the newest 20), since the first's ts. */
+export function evidenceOf(items: ReadonlyArray<{ readonly toolCallId?: string | undefined; readonly ts: number }>): Evidence | undefined {
+  if (items.length === 0) return undefined;
+  const ids: string[] = [];
+  for (let i = items.length - 1; i >= 0 && ids.length < MAX_EVIDENCE_IDS; i--) {
+    const id = items[i]!.toolCallId;
+    if (id !== undefined) ids.push(id);
+  }
+  return { toolCallIds: ids.reverse(), since: items[0]!.ts };
+}
+
+/** The run's blocked calls with one more. */
+export function addBlock(blocked: Blocked | null, toolCallId: string | undefined, ts: number): Blocked {
+  if (blocked === null) return { count: 1, since: ts, toolCallIds: toolCallId === undefined ? [] : [toolCallId] };
+  const toolCallIds = toolCallId === undefined ? blocked.toolCallIds : [...blocked.toolCallIds.slice(Math.max(0, blocked.toolCallIds.length + 1 - MAX_EVIDENCE_IDS)), toolCallId];
+  return { count: blocked.count + 1, since: blocked.since, toolCallIds };
 }

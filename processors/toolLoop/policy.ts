@@ -1,0 +1,92 @@
+// `loopguard.toolPolicy` (docs/behaviour.md §4): the block as written (validated), and its
+// resolution for one run: the global fields overwritten field by field by the run's agent
+// (one level deep for `escalation`), the two `tools` maps merged key by key.
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+
+export const toolEntrySchema = z.strictObject({
+  exempt: z.boolean().optional(),
+  poll: z.boolean().optional(),
+  warningThreshold: positiveInt.optional(),
+  criticalThreshold: positiveInt.optional(),
+}).superRefine((e, ctx) => {
+  if (e.warningThreshold !== undefined && e.criticalThreshold !== undefined && e.warningThreshold >= e.criticalThreshold) {
+    ctx.addIssue({ code: 'custom', path: ['criticalThreshold'], message: `warningThreshold (${e.warningThreshold}) must be lower than criticalThreshold (${e.criticalThreshold})` });
+  }
+});
+
+const policyFields = {
+  mode: z.enum(['enforce', 'shadow']).optional(),
+  escalation: z.strictObject({ abortAfterBlocks: positiveInt }).optional(),
+  transientErrors: z.boolean().optional(),
+  tools: z.record(z.string(), toolEntrySchema).optional(),
+};
+
+export const toolPolicyAgentSchema = z.strictObject(policyFields);
+export const toolPolicySchema = z.strictObject({ ...policyFields, agents: z.record(z.string(), toolPolicyAgentSchema).optional() });
+
+export type ToolEntry = z.infer<typeof toolEntrySchema>;
+export type ToolPolicyAgentBlock = z.infer<typeof toolPolicyAgentSchema>;
+export type ToolPolicyBlock = z.infer<typeof toolPolicySchema>;
+export type PolicyMode = 'enforce' | 'shadow';
+
+export interface ResolvedToolPolicy {
+  readonly mode: PolicyMode;
+  /** Blocks after which the run is aborted (§4.2); undefined: escalation is off. */
+  readonly abortAfterBlocks: number | undefined;
+  readonly transientErrors: boolean;
+  /** The entry that applies to a tool name (§4.3), if any. */
+  readonly toolEntry: (toolName: string) => ToolEntry | undefined;
+}
+
+export function resolveToolPolicy(global: ToolPolicyBlock, agent: ToolPolicyAgentBlock | undefined): ResolvedToolPolicy {
+  const a = agent ?? {};
+  // One level deep: an agent's escalation overwrites the global one's fields, never removes it.
+  const escalation = global.escalation !== undefined || a.escalation !== undefined ? { ...global.escalation, ...a.escalation } : undefined;
+  return {
+    mode: a.mode ?? global.mode ?? 'enforce',
+    abortAfterBlocks: escalation?.abortAfterBlocks,
+    transientErrors: a.transientErrors ?? global.transientErrors ?? false,
+    toolEntry: toolMatcher(mergeTools(global.tools, a.tools)),
+  };
+}
+
+/** Key by key: an agent's entry overwrites the same key's fields; its new keys come after the global ones. */
+export function mergeTools(global: Readonly<Record<string, ToolEntry>> = {}, agent: Readonly<Record<string, ToolEntry>> = {}): ReadonlyArray<readonly [string, ToolEntry]> {
+  const merged = new Map<string, ToolEntry>(Object.entries(global));
+  for (const [k, e] of Object.entries(agent)) merged.set(k, { ...merged.get(k), ...e });
+  return [...merged];
+}
+
+/**
+ * The entry for a tool name: the key equal to it, else the matching pattern with the most
+ * characters other than `*`, ties to the first in merged order.
+ */
+export function toolMatcher(entries: ReadonlyArray<readonly [string, ToolEntry]>): (toolName: string) => ToolEntry | undefined {
+  if (entries.length === 0) return () => undefined;
+  const exact = new Map(entries);
+  const literalLength = (p: string) => p.length - (p.match(/\*/g)?.length ?? 0);
+  // A stable sort keeps merged order among patterns of equal weight.
+  const patterns = entries.filter(([k]) => k.includes('*')).sort((x, y) => literalLength(y[0]) - literalLength(x[0]));
+  return (toolName) => exact.get(toolName) ?? patterns.find(([p]) => globMatch(p, toolName))?.[1];
+}
+
+/**
+ * Whole-string, case-sensitive match where `*` matches any run of characters. Greedy with one
+ * backtrack point, so at most pattern × name steps whatever the input.
+ */
+export function globMatch(pattern: string, name: string): boolean {
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === name[n]) { p++; n++; }
+    else if (p < pattern.length && pattern[p] === '*') { star = p++; resume = n; }
+    else if (star >= 0) { p = star + 1; n = ++resume; }
+    else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
+}

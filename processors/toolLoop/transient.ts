@@ -1,0 +1,41 @@
+// Whether a tool outcome is a transient failure (docs/behaviour.md §4.4). Worked out when the
+// event is parsed, from the raw outcome; whether it matters is the run's policy
+// (`transientErrors`), applied in the fold.
+import type { ErrorObject } from '../kernel/contract.js';
+import { errorText } from './hashing.js';
+
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
+
+const TRANSIENT_PHRASES = [
+  'rate limit', 'rate-limit', 'ratelimit', 'too many requests', 'timed out', 'timeout', 'temporarily unavailable',
+  'service unavailable', 'bad gateway', 'gateway timeout', 'overloaded', 'econnreset', 'econnrefused', 'etimedout',
+  'eai_again', 'socket hang up',
+];
+
+/** A status code as a whole word: not next to a Unicode letter, a decimal digit or `_`. */
+const TRANSIENT_STATUS_WORD = /(?<![\p{L}\p{Nd}_])(?:429|502|503|504)(?![\p{L}\p{Nd}_])/u;
+
+export interface TransientInput {
+  readonly transient?: boolean;
+  readonly result?: unknown;
+  readonly resultHash?: string;
+  readonly error?: string | ErrorObject;
+}
+
+/** §4.4 rules 1–3, in order; `unknownTool` is whether §2.2 rule 1 found an unknown tool. */
+export function isTransient(o: TransientInput, unknownTool: boolean): boolean {
+  if (o.transient !== undefined) return o.transient;
+  // An outcome that carries a result is transient only when it says so (rule 1).
+  if (o.result !== undefined || o.resultHash !== undefined || o.error === undefined || unknownTool) return false;
+  if (typeof o.error !== 'string' && (transientStatus(o.error.status) || transientStatus(o.error.statusCode) || (o.error.code !== undefined && TRANSIENT_CODES.has(o.error.code)))) return true;
+  return transientText(errorText(o.error));
+}
+
+function transientStatus(s: number | undefined): boolean {
+  return s !== undefined && (s === 408 || s === 425 || s === 429 || (s >= 500 && s <= 599));
+}
+
+export function transientText(text: string): boolean {
+  const lower = text.toLowerCase();
+  return TRANSIENT_PHRASES.some((p) => lower.includes(p)) || TRANSIENT_STATUS_WORD.test(text);
+}

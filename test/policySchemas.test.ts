@@ -1,0 +1,46 @@
+// The tool policy's schema changes (docs/behaviour.md §4.8) against the real schema registry:
+// each new schema registers over the one loopguard shipped before it, under the compatibility
+// mode its subject uses, and values cross between the two versions.
+import { readFileSync } from 'node:fs';
+import avro from 'avsc';
+import { describe, expect, it } from 'vitest';
+import { decisionCodec, toolEventCodec, toolLoopStateCodec, type ValueCodec } from '../schemas/codecs.js';
+import { COMPATIBILITY } from '../schemas/registry.js';
+import { session, world } from './helpers/harness.js';
+
+/** A codec of the previous version: the shipped schema, the current value mapping. */
+function previous<T>(codec: ValueCodec<T>, file: string): ValueCodec<T> {
+  const schema = JSON.parse(readFileSync(`schemas/history/${file}.v1.avsc`, 'utf8')) as avro.Schema;
+  return { ...codec, schema, type: avro.Type.forSchema(schema) } as ValueCodec<T>;
+}
+
+describe('tool policy schemas over the previous ones', () => {
+  it('registers tool events and decisions FULL_TRANSITIVE after their previous versions, and both versions read each other', async () => {
+    const w = world('policy-schemas');
+    const { catalog } = session(w);
+    const events = w.config.topics.toolEvents;
+    const oldEvents = previous(toolEventCodec, 'tool-event');
+    await catalog.register(events, oldEvents, COMPATIBILITY.FULL_TRANSITIVE);
+    const oldBytes = catalog.encode(events, oldEvents, { type: 'tool_outcome', ts: 1, runId: 'r', toolName: 'f', args: {}, error: { name: 'E', message: 'm' } });
+    await catalog.register(events, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
+    const outcome = { type: 'tool_outcome', ts: 2, runId: 'r', toolName: 'f', args: {}, error: { message: 'm', status: 503, code: 'ECONNRESET' }, transient: true };
+    const newBytes = catalog.encode(events, toolEventCodec, outcome);
+    expect(await catalog.decode(oldBytes, toolEventCodec)).toEqual({ type: 'tool_outcome', ts: 1, runId: 'r', toolName: 'f', args: {}, error: { name: 'E', message: 'm' } });
+    expect(await catalog.decode(newBytes, toolEventCodec)).toEqual(outcome);
+    // An old reader drops what it does not know.
+    const asOld = oldEvents.type.fromBuffer(newBytes.subarray(5), oldEvents.type.createResolver(toolEventCodec.type)) as Record<string, unknown>;
+    expect(asOld.error).toEqual({ name: null, message: 'm' });
+    expect(Object.hasOwn(asOld, 'transient')).toBe(false);
+
+    const verdicts = w.config.topics.verdicts;
+    await catalog.register(verdicts, previous(decisionCodec, 'decision'), COMPATIBILITY.FULL_TRANSITIVE);
+    await expect(catalog.register(verdicts, decisionCodec, COMPATIBILITY.FULL_TRANSITIVE)).resolves.toBeGreaterThan(0);
+  });
+  it('registers the tool-loop changelog schema BACKWARD after its previous version', async () => {
+    const w = world('policy-state');
+    const { catalog } = session(w);
+    const changelog = `${w.config.topics.changelogPrefix}tool-loop-changelog`;
+    await catalog.register(changelog, previous(toolLoopStateCodec, 'tool-loop-state'), COMPATIBILITY.BACKWARD);
+    await expect(catalog.register(changelog, toolLoopStateCodec, COMPATIBILITY.BACKWARD)).resolves.toBeGreaterThan(0);
+  });
+});
