@@ -60,7 +60,7 @@ function options(argv) {
       },
     }));
   } catch (e) {
-    throw new UsageError(e.message);
+    throw new UsageError(`${e.message} (see --help)`);
   }
   if (values.help) return { help: true };
   const rounds = values.rounds === undefined ? (values.quick ? 1 : 3) : Number(values.rounds);
@@ -104,6 +104,6 @@ async function main(argv) {
 
 main(process.argv.slice(2)).catch((e) => {
   if (!(e instanceof UsageError)) throw e;
-  process.stderr.write(`loopguard: bench: ${e.message} (see --help)\n`);
+  process.stderr.write(`loopguard: bench: ${e.message}\n`);
   process.exit(2);
 });
