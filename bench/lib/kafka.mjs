@@ -123,14 +123,14 @@ export async function kafkaPath({ rounds, quick }, log, cleanups) {
     const empty = median(r.restore.map((x) => x.emptyMs));
     const x = r.restore.at(-1);
     rows.push(
-      row(`Kafka: restore of ${x.keys.toLocaleString('en-US')} keys, spawn to /readyz 200 (vs on empty topics)`, {
+      row(`Kafka: restore of ${x.keys.toLocaleString('en-US')} keys, spawn to /readyz 200 (vs a restart with nothing to restore)`, {
         value: ms,
         baseline: empty,
         ratio: ms / empty,
         show: fmt.ms,
         goal: '≤ 5 s',
         check: (v) => v <= RESTORE_GOAL_MS,
-        note: `at-least-once; ${x.changelogRecords.toLocaleString('en-US')} changelog records, ${x.restoredRecords.toLocaleString('en-US')} restored; the restore step itself ${median(r.restore.map((y) => y.restoreLogMs))} ms (its log line)`,
+        note: `at-least-once; ${x.changelogRecords.toLocaleString('en-US')} changelog records, ${x.restoredRecords.toLocaleString('en-US')} restored; the restore step itself ${median(r.restore.map((y) => y.restoreLogMs))} ms (its log line); the very first start, on new topics, ${Math.round(median(r.restore.map((y) => y.firstStartMs)))} ms`,
       }),
     );
   }

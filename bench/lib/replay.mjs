@@ -71,30 +71,45 @@ export async function throughput({ rounds, quick }, log) {
   ];
 }
 
-/** Figure 2: replay's peak RSS at growing stream sizes (runs scaled, 50 calls each). */
+/**
+ * Figure 2: replay's peak RSS as the stream grows from 100k to 1M events, two ways in one
+ * interleaved series: more runs of 50 calls (live state grows with the stream), and 2,000 runs
+ * with more calls each (live state bounded by the history size, so only the stream grows).
+ */
 export async function flatness({ rounds, quick }, log) {
-  const runsList = quick ? [100, 200, 500, 1000] : [1000, 2000, 5000, 10000];
+  const runs = quick ? 200 : 2000;
+  const series = [
+    { label: 'runs scaled, 50 calls each', specs: [0.5, 1, 2.5, 5].map((f) => ({ runs: runs * f, calls: 50 })) },
+    { label: `${runs.toLocaleString('en-US')} runs, calls scaled`, specs: [25, 50, 125, 250].map((calls) => ({ runs, calls })) },
+  ];
+  const distinct = [...new Map(series.flatMap((x) => x.specs).map((sp) => [`${sp.runs}/${sp.calls}`, sp])).values()];
   // Raw streams at full size are ~2.7 KB an event; with too little disk, small args instead.
-  const need = runsList.reduce((n, runs) => n + 2 * runs * 50 * RAW_BYTES_PER_EVENT, 0);
-  const small = quick || freeBytes() < need + 4 * 2 ** 30;
+  const need = distinct.reduce((n, sp) => n + 2 * sp.runs * sp.calls * RAW_BYTES_PER_EVENT, 0) + 4 * 2 ** 30;
+  const small = quick || freeBytes() < need;
   const sizes = small ? { argsBytes: 100, resultBytes: 100 } : {};
-  const kind = small ? 'raw, 100 B args/results' : 'raw, standard sizes';
-  if (small && !quick) log(`flatness: under ${((need + 4 * 2 ** 30) / 2 ** 30).toFixed(1)} GB free, using 100-byte args and results`);
-  const streams = [];
-  for (const runs of runsList) streams.push(await stream({ runs, calls: 50, ...sizes }, log));
-  const steps = streams.map((st) => ({ name: `replay ${k(st.events)}`, run: () => timedNode(replayArgs(st.file), { rss: true, env: ENV }) }));
+  if (small && !quick) log(`flatness: under ${(need / 2 ** 30).toFixed(1)} GB free, using 100-byte args and results`);
+  const files = new Map();
+  for (const sp of distinct) files.set(`${sp.runs}/${sp.calls}`, await stream({ ...sp, ...sizes }, log));
+  const keys = [...files.keys()];
+  const steps = keys.map((key) => ({ name: `replay ${key.replace('/', ' runs × ')} calls`, run: () => timedNode(replayArgs(files.get(key).file), { rss: true, env: ENV }) }));
   const s = await interleaved(rounds, steps, (name, r, x) => log(`round ${r + 1} ${name}: max RSS ${fmt.mb(x.rssMB)}, ${fmt.ms(x.ms)}`));
-  const rss = s.map((xs) => median(xs.map((x) => x.rssMB)));
-  return streams.map((st, i) =>
-    row(`replay max RSS, ${k(st.events)} events (${runsList[i].toLocaleString('en-US')} live runs, ${kind}) vs the ${k(streams[0].events)} figure`, {
-      value: rss[i],
-      baseline: rss[0],
-      ratio: rss[i] / rss[0],
-      show: fmt.mb,
-      goal: i === 0 ? 'flat: the base' : `flat: ≤ ${FLAT_TOLERANCE.toFixed(2)}×`,
-      check: i === 0 ? undefined : (_, q) => q <= FLAT_TOLERANCE,
-    }),
-  );
+  const rss = new Map(keys.map((key, i) => [key, median(s[i].map((x) => x.rssMB))]));
+  const kind = small ? 'raw, 100 B args/results' : 'raw';
+  return series.flatMap(({ label, specs }) => {
+    const base = rss.get(`${specs[0].runs}/${specs[0].calls}`);
+    const baseEvents = files.get(`${specs[0].runs}/${specs[0].calls}`).events;
+    return specs.map((sp, i) => {
+      const key = `${sp.runs}/${sp.calls}`;
+      return row(`replay max RSS, ${k(files.get(key).events)} events (${sp.runs.toLocaleString('en-US')} runs × ${sp.calls} calls; ${label}; ${kind}) vs ${k(baseEvents)}`, {
+        value: rss.get(key),
+        baseline: base,
+        ratio: rss.get(key) / base,
+        show: fmt.mb,
+        goal: i === 0 ? 'flat: the base' : `flat: ≤ ${FLAT_TOLERANCE.toFixed(2)}×`,
+        check: i === 0 ? undefined : (_, q) => q <= FLAT_TOLERANCE,
+      });
+    });
+  });
 }
 
 /** Figure 3: replay of a one-line file vs `node -e 0`, interleaved, medians. */
