@@ -3,18 +3,27 @@
 // pipeline (same client: consume → produce, no decoding, no processing) measured in the same
 // run: the ceiling for this client on this machine.
 //
-//   npm run build && npm run stack:up && node bench/runtime.mjs [--events 60000] [--rate 500] [--seconds 20]
+//   npm run build && npm run stack:up && node bench/runtime.mjs [--events 60000] [--rate 1000] [--seconds 20] [--rounds 1] [--restore-keys 100000] [--json]
 //
 // Throughput: a backlog of pre-hashed tool events is produced first, then the stage starts;
 // events/s = backlog / (time from the first output read to the last).
 // Latency: events produced at a fixed rate with `ts` = the wall clock at send; latency =
 // wall clock when the decision (or passed-through copy) is read − ts. p50/p99.
+// Restore: `loopguard run` is started on empty topics and stopped, then restarted (time from
+// spawn to /readyz 200 with nothing to restore: the baseline); --restore-keys runs get one tool
+// call each, it stops, and a fresh one is timed from spawn to /readyz 200 while it restores
+// one changelog entry per run.
+// Every round runs the pipelines in a rotated order; --json prints every sample.
+/* global AbortSignal */
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
 import { decisionCodec, toolEventCodec } from '../dist/schemas/codecs.js';
 import { COMPATIBILITY, SchemaCatalog } from '../dist/schemas/registry.js';
 import { buildTopology } from '../dist/topology/build.js';
@@ -24,27 +33,110 @@ import { partitionFor } from '../dist/topology/partitioner.js';
 import { connectKafka } from '../dist/topology/runtime/kafkajs/index.js';
 import { topicSpecs } from '../dist/topology/runtime/wiring.js';
 
-const arg = (k, d) => { const i = process.argv.indexOf(`--${k}`); return i > 0 ? Number(process.argv[i + 1]) : d; };
-const EVENTS = arg('events', 60_000);
-const RATE = arg('rate', 500);
-const SECONDS = arg('seconds', 20);
+const HELP = `usage: node bench/runtime.mjs [options]     (needs npm run build, and a broker + registry:
+KAFKA_BROKERS and SCHEMA_REGISTRY_URL, or .stack/env from npm run stack:up)
+
+  --events N        throughput backlog (default 60000)
+  --rate N          latency: events per second (default 1000)
+  --seconds N       latency: how long (default 20)
+  --rounds N        rounds, pipelines rotated in each (default 1)
+  --restore-keys N  restore: runs in the changelog (default 100000; 0 skips it)
+  --json            print every sample as one JSON object instead of the summary
+  -h, --help        show this text`;
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '60000' },
+    rate: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '1' },
+    'restore-keys': { type: 'string', default: '100000' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write(HELP + '\n');
+  process.exit(0);
+}
+const whole = (name, min) => {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < min) {
+    process.stderr.write(`loopguard: runtime bench: --${name} must be a whole number of at least ${min}\n`);
+    process.exit(2);
+  }
+  return n;
+};
+const EVENTS = whole('events', 1);
+const RATE = whole('rate', 20);
+const SECONDS = whole('seconds', 1);
+const ROUNDS = whole('rounds', 1);
+const RESTORE_KEYS = whole('restore-keys', 0);
 const PARTITIONS = 6;
+const TICKS_PER_SECOND = 20;
+const WAIT_MS = 600_000;
 
-const env = process.env.KAFKA_BROKERS ? process.env : Object.fromEntries(readFileSync('.stack/env', 'utf8').trim().split('\n').map((l) => l.split('=')));
+const env = process.env.KAFKA_BROKERS
+  ? process.env
+  : Object.fromEntries(
+      readFileSync('.stack/env', 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=')),
+    );
 const log = createLogger({ log: { level: 'warn', redact: true } }, 'bench');
+const progress = (msg) => process.stderr.write(`runtime: ${msg}\n`);
+const worlds = [];
 
-function world(label, guarantee = 'at_least_once') {
+function world(label, guarantee = 'at_least_once', port = 0) {
   const name = `bench-${label}-${randomUUID().slice(0, 6)}`;
-  const raw = { tools: { loopDetection: { enabled: true } }, loopguard: { topics: { toolEvents: `${name}.tool`, channelEvents: `${name}.chan`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dlq`, changelogPrefix: `${name}.`, partitions: PARTITIONS }, consumer: { groupId: `${name}-g` }, processing: { guarantee } } };
-  const file = join(mkdtempSync(join(tmpdir(), 'lg-bench-')), 'config.json');
+  // HTTP on a free loopback port: other processes on the machine may hold the default one.
+  const raw = {
+    tools: { loopDetection: { enabled: true } },
+    loopguard: {
+      topics: {
+        toolEvents: `${name}.tool`,
+        channelEvents: `${name}.chan`,
+        verdicts: `${name}.verdicts`,
+        deadLetter: `${name}.dlq`,
+        changelogPrefix: `${name}.`,
+        partitions: PARTITIONS,
+      },
+      consumer: { groupId: `${name}-g` },
+      processing: { guarantee },
+      http: { port, host: '127.0.0.1' },
+    },
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'lg-bench-'));
+  worlds.push(dir);
+  const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(raw));
-  return { name, file, config: configFrom(raw, env) };
+  return { name, file, port, config: configFrom(raw, env) };
 }
 
 function hashedCall(i, ts) {
   const r = i % 2000;
-  return { type: 'tool_call', ts, sessionKey: `s${r}`, runId: `run-${r}`, toolCallId: `c${i}`, toolName: 'read', argsHash: `read:${(r % 4 === 0 ? 0 : i).toString(16).padStart(64, '0')}` };
+  return {
+    type: 'tool_call',
+    ts,
+    sessionKey: `s${r}`,
+    runId: `run-${r}`,
+    toolCallId: `c${i}`,
+    toolName: 'read',
+    argsHash: `read:${(r % 4 === 0 ? 0 : i).toString(16).padStart(64, '0')}`,
+  };
 }
+
+/** The first tool call of run `i` (one run per call: one changelog key each). */
+const firstCall = (i) => ({
+  type: 'tool_call',
+  ts: 1_700_000_000_000 + i,
+  sessionKey: `s${i}`,
+  runId: `key-${i}`,
+  toolCallId: `c${i}`,
+  toolName: 'read',
+  argsHash: `read:${createHash('sha256').update(String(i)).digest('hex')}`,
+});
 
 async function setup(w) {
   const kafka = connectKafka(w.config.settings, log, '-bench');
@@ -54,69 +146,200 @@ async function setup(w) {
   await catalog.register(w.config.topics.toolEvents, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
   await catalog.register(w.config.topics.verdicts, decisionCodec, COMPATIBILITY.FULL_TRANSITIVE);
   const sender = await kafka.producer();
-  const record = (e) => ({ topic: w.config.topics.toolEvents, partition: partitionFor(e.runId, PARTITIONS), key: e.runId, value: catalog.encode(w.config.topics.toolEvents, toolEventCodec, e) });
-  return { kafka, catalog, sender, record };
+  const record = (e) => ({
+    topic: w.config.topics.toolEvents,
+    partition: partitionFor(e.runId, PARTITIONS),
+    key: e.runId,
+    value: catalog.encode(w.config.topics.toolEvents, toolEventCodec, e),
+  });
+  const backlog = async (n, make) => {
+    for (let i = 0; i < n; i += 1000) await sender.send(Array.from({ length: Math.min(1000, n - i) }, (_, k) => record(make(i + k))));
+  };
+  return { kafka, catalog, sender, record, backlog, topology };
 }
 
 /** Reads `topic` from the beginning; calls onValue(buffer, now) per record. */
 async function reader(kafka, topic, onValue) {
   const c = kafka.groupConsumer(`reader-${randomUUID()}`, { topics: [topic], fromBeginning: true });
-  await c.run({ onBatch: async (b) => { const now = Date.now(); for (const r of b.records) await onValue(r.value, now); return b.records.at(-1)?.offset; } });
+  await c.run({
+    onBatch: async (b) => {
+      const now = Date.now();
+      for (const r of b.records) await onValue(r.value, now);
+      return b.records.at(-1)?.offset;
+    },
+  });
   return c;
 }
 
-function startLoopguard(w) {
-  const child = spawn('node', ['dist/cli/main.js', 'run', '--config', w.file], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return { stop: async () => { child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r)); } };
+/** Polls until `done()`; fails if `failed()` says why, or after WAIT_MS. */
+async function waitUntil(what, done, failed = () => undefined) {
+  const deadline = Date.now() + WAIT_MS;
+  while (!done()) {
+    const why = failed();
+    if (why) throw new Error(`${what}: ${why}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not done after ${WAIT_MS / 1000} s`);
+    await delay(20);
+  }
+}
+
+function startLoopguard(w, { logs = false } = {}) {
+  const child = spawn(process.execPath, ['dist/cli/main.js', 'run', '--config', w.file], {
+    env: { ...process.env, ...env, LOG_LEVEL: logs ? 'info' : 'warn' },
+    stdio: ['ignore', 'ignore', logs ? 'pipe' : 'inherit'],
+  });
+  let exited = null;
+  let stderr = '';
+  child.once('exit', (code, signal) => {
+    exited = code ?? signal;
+  });
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  return {
+    failed: () => (exited === null ? undefined : `loopguard run exited with ${exited}`),
+    logLines: () =>
+      stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l)),
+    stop: async () => {
+      if (exited === null) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await gone;
+      }
+    },
+  };
 }
 
 async function startPassthrough(w, kafka) {
   const c = kafka.groupConsumer(`${w.name}-pt`, { topics: [w.config.topics.toolEvents], fromBeginning: true });
   const sink = await c.sink();
-  await c.run({ onBatch: async (b) => {
-    const copies = b.records.map((r) => ({ topic: `${w.name}.passthrough`, partition: r.partition, key: r.key, value: r.value }));
-    await sink.commit([copies], { topic: b.topic, partition: b.partition, nextOffset: b.records.at(-1).offset + 1 });
-    return b.records.at(-1).offset;
-  } });
-  return { stop: () => c.stop() };
+  await c.run({
+    onBatch: async (b) => {
+      const copies = b.records.map((r) => ({ topic: `${w.name}.passthrough`, partition: r.partition, key: r.key, value: r.value }));
+      await sink.commit([copies], { topic: b.topic, partition: b.partition, nextOffset: b.records.at(-1).offset + 1 });
+      return b.records.at(-1).offset;
+    },
+  });
+  return { stop: () => c.stop(), failed: () => undefined };
 }
 
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]; };
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
 
-async function throughput(label, start, outputTopic, decode, guarantee) {
-  const w = world(label, guarantee);
+async function throughput(p) {
+  const w = world(p.label, p.guarantee);
   const s = await setup(w);
-  for (let i = 0; i < EVENTS; i += 1000) await s.sender.send(Array.from({ length: Math.min(1000, EVENTS - i) }, (_, k) => s.record(hashedCall(i + k, 1_700_000_000_000 + i + k))));
+  await s.backlog(EVENTS, (i) => hashedCall(i, 1_700_000_000_000 + i));
   let seen = 0;
   let first = 0;
   let last = 0;
-  const stage = await start(w, s.kafka);
-  const r = await reader(s.kafka, outputTopic(w), async (v, now) => { if (decode) await decode(s.catalog, v); if (seen++ === 0) first = now; last = now; });
-  while (seen < EVENTS) await delay(20);
+  const stage = await p.start(w, s.kafka);
+  const r = await reader(s.kafka, p.output(w), async (v, now) => {
+    await p.tsOf(s.catalog, v);
+    if (seen++ === 0) first = now;
+    last = now;
+  });
+  await waitUntil(`${p.label} throughput`, () => seen >= EVENTS, stage.failed);
   // From the first output to the last: start-up (process, schema registration, group join,
   // restore) is not part of the sustained rate.
   const rate = (EVENTS - 1) / ((last - first) / 1000);
-  await r.stop(); await stage.stop(); await s.sender.close(); await s.kafka.close();
+  await r.stop();
+  await stage.stop();
+  await s.sender.close();
+  await s.kafka.close();
   return rate;
 }
 
-async function latency(label, start, outputTopic, tsOf, guarantee) {
-  const w = world(label, guarantee);
+async function latency(p) {
+  const w = world(`${p.label}l`, p.guarantee);
   const s = await setup(w);
-  const stage = await start(w, s.kafka);
+  const stage = await p.start(w, s.kafka);
   const lat = [];
-  const r = await reader(s.kafka, outputTopic(w), async (v, now) => { lat.push(now - (await tsOf(s.catalog, v))); });
+  const r = await reader(s.kafka, p.output(w), async (v, now) => {
+    lat.push(now - (await p.tsOf(s.catalog, v)));
+  });
   await delay(3000); // the stage's group settles before the clock starts
   const total = RATE * SECONDS;
+  const perTick = Math.ceil(RATE / TICKS_PER_SECOND);
   const t0 = Date.now();
-  for (let i = 0; i < total; i += RATE / 20) {
+  for (let i = 0; i < total; i += perTick) {
     const due = t0 + (i / RATE) * 1000;
     if (due > Date.now()) await delay(due - Date.now());
-    await s.sender.send(Array.from({ length: RATE / 20 }, (_, k) => s.record(hashedCall(i + k, Date.now()))));
+    await s.sender.send(Array.from({ length: Math.min(perTick, total - i) }, (_, k) => s.record(hashedCall(i + k, Date.now()))));
   }
-  while (lat.length < total) await delay(20);
-  await r.stop(); await stage.stop(); await s.sender.close(); await s.kafka.close();
+  await waitUntil(`${p.label} latency`, () => lat.length >= total, stage.failed);
+  await r.stop();
+  await stage.stop();
+  await s.sender.close();
+  await s.kafka.close();
   return { p50: pct(lat, 50), p99: pct(lat, 99) };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns `loopguard run` and times it from spawn to the first /readyz 200. */
+async function timeToReady(w) {
+  const started = performance.now();
+  const lg = startLoopguard(w, { logs: true });
+  const isReady = () =>
+    fetch(`http://127.0.0.1:${w.port}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+  const deadline = Date.now() + WAIT_MS;
+  while (!(await isReady())) {
+    const why = lg.failed() ?? (Date.now() > deadline ? `not ready after ${WAIT_MS / 1000} s` : undefined);
+    if (why) throw new Error(`waiting for /readyz: ${why}`);
+    await delay(10);
+  }
+  return { ms: performance.now() - started, lg };
+}
+
+async function restore() {
+  const w = world('restore', 'at_least_once', await freePort());
+  const s = await setup(w);
+  const changelog = s.topology.nodes.find((n) => n.inputTopic === w.config.topics.toolEvents).store.changelogTopic;
+  // The first start registers subjects and creates the group; the baseline is a restart with
+  // nothing to restore, like the restart that restores.
+  const first = await timeToReady(w);
+  await first.lg.stop();
+  const empty = await timeToReady(w);
+  let decided = 0;
+  const r = await reader(s.kafka, w.config.topics.verdicts, () => {
+    decided++;
+  });
+  await s.backlog(RESTORE_KEYS, firstCall);
+  await waitUntil('decisions for the restore keys', () => decided >= RESTORE_KEYS, empty.lg.failed);
+  await r.stop();
+  await empty.lg.stop();
+  const written = [...(await s.kafka.watermarks(changelog)).values()].reduce((n, m) => n + m.high - m.low, 0);
+  const full = await timeToReady(w);
+  const restored = full.lg.logLines().filter((l) => l.msg === 'state restored from changelog' && l.topic === w.config.topics.toolEvents);
+  await full.lg.stop();
+  await s.sender.close();
+  await s.kafka.close();
+  return {
+    keys: RESTORE_KEYS,
+    changelogRecords: written,
+    firstStartMs: first.ms,
+    emptyMs: empty.ms,
+    restoreMs: full.ms,
+    restoredRecords: restored.reduce((n, l) => n + l.records, 0),
+    restoreLogMs: Math.max(0, ...restored.map((l) => l.ms)),
+  };
 }
 
 const verdicts = (w) => w.config.topics.verdicts;
@@ -124,15 +347,62 @@ const passthrough = (w) => `${w.name}.passthrough`;
 const decisionTs = async (catalog, v) => Number((await catalog.decode(v, decisionCodec)).ts);
 const eventTs = async (catalog, v) => Number((await catalog.decode(v, toolEventCodec)).ts);
 
-console.log(`node ${process.version}, ${PARTITIONS} partitions, ${EVENTS} events backlog, latency at ${RATE} events/s for ${SECONDS} s`);
-const ptRate = await throughput('pt', startPassthrough, passthrough, eventTs);
-const ptLat = await latency('ptl', startPassthrough, passthrough, eventTs);
-const rows = [['pass-through (consume → produce)', ptRate, ptLat]];
-for (const guarantee of ['at_least_once', 'exactly_once']) {
-  const rate = await throughput(`lg-${guarantee}`, (w) => startLoopguard(w), verdicts, decisionTs, guarantee);
-  const lat = await latency(`lgl-${guarantee}`, (w) => startLoopguard(w), verdicts, decisionTs, guarantee);
-  rows.push([`loopguard run, ${guarantee}`, rate, lat]);
+const PIPELINES = [
+  { key: 'passThrough', label: 'pt', name: 'pass-through (consume → produce)', start: startPassthrough, output: passthrough, tsOf: eventTs },
+  { key: 'atLeastOnce', label: 'alo', name: 'loopguard run, at_least_once', guarantee: 'at_least_once', start: (w) => startLoopguard(w), output: verdicts, tsOf: decisionTs },
+  { key: 'exactlyOnce', label: 'eos', name: 'loopguard run, exactly_once', guarantee: 'exactly_once', start: (w) => startLoopguard(w), output: verdicts, tsOf: decisionTs },
+];
+
+async function main() {
+  const out = { node: process.version, partitions: PARTITIONS, events: EVENTS, rate: RATE, seconds: SECONDS, rounds: ROUNDS, throughput: {}, latency: {}, restore: [] };
+  for (const p of PIPELINES) {
+    out.throughput[p.key] = [];
+    out.latency[p.key] = [];
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = PIPELINES.map((_, i) => PIPELINES[(i + round) % PIPELINES.length]);
+    for (const p of order) {
+      const rate = await throughput(p);
+      out.throughput[p.key].push(rate);
+      progress(`round ${round + 1} throughput ${p.name}: ${Math.round(rate)} events/s`);
+    }
+    for (const p of order) {
+      const l = await latency(p);
+      out.latency[p.key].push(l);
+      progress(`round ${round + 1} latency at ${RATE}/s ${p.name}: p50 ${l.p50} ms, p99 ${l.p99} ms`);
+    }
+    if (RESTORE_KEYS > 0) {
+      const r = await restore();
+      out.restore.push(r);
+      progress(
+        `round ${round + 1} restore of ${r.keys} keys: ready in ${Math.round(r.restoreMs)} ms (restart with nothing to restore: ${Math.round(r.emptyMs)} ms, first start: ${Math.round(r.firstStartMs)} ms), ${r.restoredRecords} records restored in ${r.restoreLogMs} ms`,
+      );
+    }
+  }
+  if (values.json) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    return;
+  }
+  const med = (xs) => pct(xs, 50);
+  const pt = med(out.throughput.passThrough);
+  console.log(`node ${process.version}, ${PARTITIONS} partitions, ${EVENTS} events backlog, latency at ${RATE} events/s for ${SECONDS} s, medians of ${ROUNDS}`);
+  for (const p of PIPELINES) {
+    const rate = med(out.throughput[p.key]);
+    const l = out.latency[p.key];
+    console.log(
+      `${p.name.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / pt).toFixed(2)} of pass-through)   latency p50 ${med(l.map((x) => x.p50))} ms, p99 ${med(l.map((x) => x.p99))} ms`,
+    );
+  }
+  if (out.restore.length > 0) {
+    const r = out.restore;
+    console.log(
+      `restore of ${RESTORE_KEYS} keys: spawn to /readyz 200 in ${Math.round(med(r.map((x) => x.restoreMs)))} ms (restart with nothing to restore: ${Math.round(med(r.map((x) => x.emptyMs)))} ms)`,
+    );
+  }
 }
-for (const [label, rate, lat] of rows) {
-  console.log(`${label.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / ptRate).toFixed(2)} of pass-through)   latency p50 ${lat.p50} ms, p99 ${lat.p99} ms`);
+
+try {
+  await main();
+} finally {
+  for (const dir of worlds) rmSync(dir, { recursive: true, force: true });
 }

@@ -1,0 +1,138 @@
+// Figure 5: the Kafka path (bench/runtime.mjs) on a broker and registry: the ones in
+// KAFKA_BROKERS / SCHEMA_REGISTRY_URL, or a stack this run starts and stops itself
+// (scripts/stack.mjs in LOOPGUARD_STACK_DIR, default .stack; one already running there is
+// used and left running).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { median } from './proc.mjs';
+import { ROOT } from './streams.mjs';
+import { fmt, missing, row } from './table.mjs';
+
+const STACK = join(ROOT, 'scripts/stack.mjs');
+const stackDir = () => process.env.LOOPGUARD_STACK_DIR ?? join(ROOT, '.stack');
+const envOf = (text) =>
+  Object.fromEntries(
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+
+/** { env, stop(), where } for a broker and registry, or { error }. */
+export function broker(log) {
+  if (process.env.KAFKA_BROKERS && process.env.SCHEMA_REGISTRY_URL) {
+    return { env: {}, stop: () => {}, where: `KAFKA_BROKERS=${process.env.KAFKA_BROKERS}` };
+  }
+  const dir = stackDir();
+  const running = spawnSync(process.execPath, [STACK, 'status'], { stdio: 'ignore' }).status === 0 && existsSync(join(dir, 'env'));
+  if (running) return { env: envOf(readFileSync(join(dir, 'env'), 'utf8')), stop: () => {}, where: `the stack already running in ${dir}` };
+  log(`starting a Kafka + registry stack in ${dir} (scripts/stack.mjs up)`);
+  const up = spawnSync(process.execPath, [STACK, 'up'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (up.status !== 0) return { error: `scripts/stack.mjs up failed (exit ${up.status}); set KAFKA_BROKERS and SCHEMA_REGISTRY_URL to use another broker` };
+  return {
+    env: envOf(up.stdout),
+    where: `a stack started for this run in ${dir}`,
+    stop: () => {
+      log('stopping the stack this run started');
+      spawnSync(process.execPath, [STACK, 'down'], { stdio: 'inherit' });
+    },
+  };
+}
+
+function runtimeBench(args, env, log) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bench/runtime.mjs'), ...args, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+      for (const line of String(d).split('\n')) if (line.startsWith('runtime: ')) log(line.slice('runtime: '.length));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`bench/runtime.mjs exited with ${code}: ${err.trim().split('\n').slice(-5).join('\n')}`)),
+    );
+  });
+}
+
+const GOALS = { atLeastOnce: 0.8, exactlyOnce: 0.6 };
+const P99_GOAL = 2;
+const RESTORE_GOAL_MS = 5000;
+
+export async function kafkaPath({ rounds, quick }, log, cleanups) {
+  const b = broker(log);
+  const figures = ['throughput', 'p99', 'restore'];
+  if (b.error) return figures.map((f) => missing(`Kafka path: ${f}`, '—', b.error));
+  cleanups.push(b.stop);
+  const args = quick
+    ? ['--events', '6000', '--rate', '1000', '--seconds', '5', '--restore-keys', '10000']
+    : ['--events', '60000', '--rate', '1000', '--seconds', '20', '--restore-keys', '100000'];
+  let r;
+  try {
+    r = await runtimeBench([...args, '--rounds', String(rounds)], b.env, log);
+  } finally {
+    cleanups.splice(cleanups.indexOf(b.stop), 1);
+    b.stop();
+  }
+  const pt = median(r.throughput.passThrough);
+  const ptP99 = median(r.latency.passThrough.map((l) => l.p99));
+  const note = `on ${b.where}; ${r.partitions} partitions, pre-hashed tool calls; medians of ${r.rounds}`;
+  const rows = [];
+  for (const [key, label] of [
+    ['atLeastOnce', 'at-least-once'],
+    ['exactlyOnce', 'exactly-once'],
+  ]) {
+    const rate = median(r.throughput[key]);
+    rows.push(
+      row(`Kafka: loopguard run ${label}, events/s of a ${r.events.toLocaleString('en-US')} backlog (vs same-client pass-through)`, {
+        value: rate,
+        baseline: pt,
+        ratio: rate / pt,
+        show: fmt.rate,
+        goal: `≥ ${GOALS[key]}`,
+        check: (_, q) => q >= GOALS[key],
+        note: key === 'atLeastOnce' ? note : undefined,
+      }),
+    );
+  }
+  for (const [key, label] of [
+    ['atLeastOnce', 'at-least-once'],
+    ['exactlyOnce', 'exactly-once'],
+  ]) {
+    const p99 = median(r.latency[key].map((l) => l.p99));
+    const p50 = median(r.latency[key].map((l) => l.p50));
+    rows.push(
+      row(`Kafka: p99 latency at ${r.rate.toLocaleString('en-US')} events/s, ${label} (vs pass-through p99)`, {
+        value: p99,
+        baseline: ptP99,
+        ratio: p99 / ptP99,
+        show: fmt.ms,
+        goal: `≤ ${P99_GOAL}×`,
+        check: (_, q) => q <= P99_GOAL,
+        note: `p50 ${p50} ms (pass-through ${median(r.latency.passThrough.map((l) => l.p50))} ms), ${r.rate * r.seconds} events over ${r.seconds} s`,
+      }),
+    );
+  }
+  if (r.restore.length > 0) {
+    const ms = median(r.restore.map((x) => x.restoreMs));
+    const empty = median(r.restore.map((x) => x.emptyMs));
+    const x = r.restore.at(-1);
+    rows.push(
+      row(`Kafka: restore of ${x.keys.toLocaleString('en-US')} keys, spawn to /readyz 200 (vs a restart with nothing to restore)`, {
+        value: ms,
+        baseline: empty,
+        ratio: ms / empty,
+        show: fmt.ms,
+        goal: '≤ 5 s',
+        check: (v) => v <= RESTORE_GOAL_MS,
+        note: `at-least-once; ${x.changelogRecords.toLocaleString('en-US')} changelog records, ${x.restoredRecords.toLocaleString('en-US')} restored; the restore step itself ${median(r.restore.map((y) => y.restoreLogMs))} ms (its log line); the very first start, on new topics, ${Math.round(median(r.restore.map((y) => y.firstStartMs)))} ms`,
+      }),
+    );
+  }
+  return rows;
+}
