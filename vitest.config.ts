@@ -7,7 +7,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 300_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['processors/**/*.spec.ts', 'topology/**/*.spec.ts', 'schemas/**/*.spec.ts', 'cli/**/*.spec.ts', 'sdk/**/*.spec.ts', 'bench/**/*.spec.ts'] } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['processors/**/*.spec.ts', 'topology/**/*.spec.ts', 'schemas/**/*.spec.ts', 'cli/**/*.spec.ts', 'sdk/**/*.spec.ts', 'bench/**/*.spec.ts'] },
+      },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], globalSetup: ['test/helpers/globalSetup.ts'], testTimeout: 180_000, fileParallelism: false } },
     ],
   },

@@ -94,7 +94,14 @@ const TOOLS = {
     args: { command: `npm test -- --shard ${call % 3}`, env: filler(o.argsBytes - 60, 'e') },
     result: {
       content: text('done'),
-      details: { status: 'completed', exitCode: call % 2, durationMs: Math.floor(random() * 9000), pid: 1000 + call, cwd: '/repo', aggregated: filler(o.resultBytes, `out${call}`) },
+      details: {
+        status: 'completed',
+        exitCode: call % 2,
+        durationMs: Math.floor(random() * 9000),
+        pid: 1000 + call,
+        cwd: '/repo',
+        aggregated: filler(o.resultBytes, `out${call}`),
+      },
     },
   }),
   poll: (run, call, o) => ({

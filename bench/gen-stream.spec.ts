@@ -41,7 +41,14 @@ describe('bench/gen-stream.mjs', () => {
   it('writes a call and an outcome per call of every run, round-robin, one millisecond apart', () => {
     const events = linesOf(['--runs', '3', '--calls', '4']).map((l) => JSON.parse(l) as { type: string; ts: number; runId: string; toolCallId: string });
     expect(events).toHaveLength(2 * 3 * 4);
-    expect(events.slice(0, 6).map((e) => `${e.type}:${e.runId}`)).toEqual(['tool_call:run-0', 'tool_outcome:run-0', 'tool_call:run-1', 'tool_outcome:run-1', 'tool_call:run-2', 'tool_outcome:run-2']);
+    expect(events.slice(0, 6).map((e) => `${e.type}:${e.runId}`)).toEqual([
+      'tool_call:run-0',
+      'tool_outcome:run-0',
+      'tool_call:run-1',
+      'tool_outcome:run-1',
+      'tool_call:run-2',
+      'tool_outcome:run-2',
+    ]);
     expect(events[6]?.toolCallId).toBe('r0-c1');
     expect(events.every((e, i) => e.ts === 1_700_000_000_000 + i)).toBe(true);
   });
@@ -49,7 +56,9 @@ describe('bench/gen-stream.mjs', () => {
   it('writes only events loopguard accepts, raw and hashed', () => {
     const topology = buildTopology(configFrom({}));
     for (const hashed of [[], ['--hashed']]) {
-      const rejected = linesOf(['--runs', '8', '--calls', '12', ...hashed]).map((l) => route(topology, JSON.parse(l))).filter((r) => !r.ok);
+      const rejected = linesOf(['--runs', '8', '--calls', '12', ...hashed])
+        .map((l) => route(topology, JSON.parse(l)))
+        .filter((r) => !r.ok);
       expect(rejected).toEqual([]);
     }
   });

@@ -16,7 +16,10 @@ import { buildTopology } from '../dist/topology/build.js';
 import { configFrom } from '../dist/topology/config.js';
 import { InMemoryDriver } from '../dist/topology/testing/driver.js';
 
-const arg = (k, d) => { const i = process.argv.indexOf(`--${k}`); return i > 0 ? Number(process.argv[i + 1]) : d; };
+const arg = (k, d) => {
+  const i = process.argv.indexOf(`--${k}`);
+  return i > 0 ? Number(process.argv[i + 1]) : d;
+};
 const EVENTS = arg('events', 100_000);
 const ITER = arg('iterations', 5);
 const gen = resolve(import.meta.dirname, 'gen-stream.mjs');
@@ -25,7 +28,11 @@ function traffic(hashed) {
   const runs = 2000;
   const calls = Math.ceil(EVENTS / runs / 2);
   const out = execFileSync('node', [gen, '--runs', String(runs), '--calls', String(calls), ...(hashed ? ['--hashed'] : [])], { maxBuffer: 2 ** 31 - 1 }).toString();
-  return out.split('\n').filter(Boolean).slice(0, EVENTS).map((l) => JSON.parse(l));
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, EVENTS)
+    .map((l) => JSON.parse(l));
 }
 
 function botTraffic() {
@@ -39,10 +46,17 @@ function botTraffic() {
   return out;
 }
 
-const config = configFrom({ tools: { loopDetection: { enabled: true } }, agents: { list: [{ id: 'safe-runner', tools: { loopDetection: { enabled: true, warningThreshold: 8, criticalThreshold: 16 } } }] }, channels: { defaults: { botLoopProtection: { maxConversationBotEvents: 200 } } } });
+const config = configFrom({
+  tools: { loopDetection: { enabled: true } },
+  agents: { list: [{ id: 'safe-runner', tools: { loopDetection: { enabled: true, warningThreshold: 8, criticalThreshold: 16 } } }] },
+  channels: { defaults: { botLoopProtection: { maxConversationBotEvents: 200 } } },
+});
 const topology = buildTopology(config);
 
-function median(xs) { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
 
 function measure(label, events, body) {
   const rates = [];
@@ -67,9 +81,15 @@ function foldOnly(nodeName) {
   };
 }
 
-const driverRun = (events) => { const d = new InMemoryDriver(topology, 6); for (const e of events) d.pipe(e); };
+const driverRun = (events) => {
+  const d = new InMemoryDriver(topology, 6);
+  for (const e of events) d.pipe(e);
+};
 
-const validated = (nodeName, events) => { const node = topology.nodes.find((n) => n.name === nodeName); return events.map((e) => node.parse(e).value); };
+const validated = (nodeName, events) => {
+  const node = topology.nodes.find((n) => n.name === nodeName);
+  return events.map((e) => node.parse(e).value);
+};
 
 console.log(`node ${process.version}, ${EVENTS.toLocaleString('en-US')} events per case`);
 // Each traffic is generated, measured and dropped in turn, so one case's heap does not slow the next.

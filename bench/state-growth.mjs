@@ -15,13 +15,23 @@ import { buildTopology } from '../dist/topology/build.js';
 import { configFrom } from '../dist/topology/config.js';
 import { PartitionTask } from '../dist/topology/task.js';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000,10000,20000,40000' }, tail: { type: 'string', default: '500' }, help: { type: 'boolean' } } });
-if (values.help) { process.stdout.write('usage: node bench/state-growth.mjs [--sizes 1000,5000,...] [--tail 500]\n'); process.exit(0); }
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '1000,5000,10000,20000,40000' }, tail: { type: 'string', default: '500' }, help: { type: 'boolean' } },
+});
+if (values.help) {
+  process.stdout.write('usage: node bench/state-growth.mjs [--sizes 1000,5000,...] [--tail 500]\n');
+  process.exit(0);
+}
 const sizes = values.sizes.split(',').map(Number);
 const tail = Number(values.tail);
-if (!(tail > 0) || sizes.some((n) => !(n >= tail))) { process.stderr.write('loopguard: state-growth: every size must be at least --tail\n'); process.exit(2); }
+if (!(tail > 0) || sizes.some((n) => !(n >= tail))) {
+  process.stderr.write('loopguard: state-growth: every size must be at least --tail\n');
+  process.exit(2);
+}
 const T0 = 1_700_000_000_000;
-const [toolNode, botNode] = buildTopology(configFrom({ tools: { loopDetection: { enabled: true } }, channels: { defaults: { botLoopProtection: { maxConversationBotEvents: 500 } } } })).nodes;
+const [toolNode, botNode] = buildTopology(
+  configFrom({ tools: { loopDetection: { enabled: true } }, channels: { defaults: { botLoopProtection: { maxConversationBotEvents: 500 } } } }),
+).nodes;
 const clock = { maxFutureSkewMs: 1e15, now: () => T0 };
 
 function timeTail(node, n, make) {
@@ -38,7 +48,10 @@ const call = (i) => ({ type: 'tool_call', ts: T0 + i, runId: 'r', toolName: 'rea
 const message = (i) => ({ type: 'bot_message', ts: T0 + i * 10, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: `bot-${i}`, receiverId: 'R', eventId: `m-${i}` });
 
 const rows = [];
-for (const [name, node, make] of [['eventIds in one run', toolNode, call], ['senders in one conversation', botNode, message]]) {
+for (const [name, node, make] of [
+  ['eventIds in one run', toolNode, call],
+  ['senders in one conversation', botNode, message],
+]) {
   timeTail(node, Math.min(...sizes), make); // warm up
   const base = timeTail(node, sizes[0], make);
   for (const n of sizes) {

@@ -7,13 +7,35 @@ import { describe, expect, it } from 'vitest';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'loopguard-cli-'));
-const file = (name: string, text: string) => { const p = join(dir, name); writeFileSync(p, text); return p; };
-const lg = (args: string[], input?: string, env: Record<string, string> = {}) => spawnSync('node', [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
-const jsonLines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+const lg = (args: string[], input?: string, env: Record<string, string> = {}) =>
+  spawnSync('node', [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+const jsonLines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-const call = (i: number, extra = {}) => JSON.stringify({ type: 'tool_call', ts: 1000 + i, runId: 'r1', sessionKey: 's', toolName: 'read', args: { path: '/a' }, toolCallId: `c${i}`, ...extra });
-const outcome = (i: number) => JSON.stringify({ type: 'tool_outcome', ts: 1000 + i, runId: 'r1', sessionKey: 's', toolName: 'read', args: { path: '/a' }, toolCallId: `c${i}`, result: 'same' });
-const bot = (i: number) => JSON.stringify({ type: 'bot_message', ts: 5000 + i, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: i % 2 ? 'A' : 'B', receiverId: i % 2 ? 'B' : 'A', eventId: `m${i}` });
+const call = (i: number, extra = {}) =>
+  JSON.stringify({ type: 'tool_call', ts: 1000 + i, runId: 'r1', sessionKey: 's', toolName: 'read', args: { path: '/a' }, toolCallId: `c${i}`, ...extra });
+const outcome = (i: number) =>
+  JSON.stringify({ type: 'tool_outcome', ts: 1000 + i, runId: 'r1', sessionKey: 's', toolName: 'read', args: { path: '/a' }, toolCallId: `c${i}`, result: 'same' });
+const bot = (i: number) =>
+  JSON.stringify({
+    type: 'bot_message',
+    ts: 5000 + i,
+    channel: 'slack',
+    accountId: 'T',
+    conversationId: 'C',
+    senderId: i % 2 ? 'A' : 'B',
+    receiverId: i % 2 ? 'B' : 'A',
+    eventId: `m${i}`,
+  });
 
 describe('loopguard replay', () => {
   const lines: string[] = [];
@@ -68,7 +90,15 @@ describe('loopguard demo', () => {
   it('tells the story of each bundled scenario', () => {
     const r = lg(['demo']);
     expect(r.status).toBe(0);
-    for (const s of ['generic_repeat, count 20', 'ping_pong, count 10', 'ABORT RUN', 'compaction_loop_persisted', 'SUPPRESS   pair_budget', 'calls 1–26         process                  ALLOW']) expect(r.stdout).toContain(s);
+    for (const s of [
+      'generic_repeat, count 20',
+      'ping_pong, count 10',
+      'ABORT RUN',
+      'compaction_loop_persisted',
+      'SUPPRESS   pair_budget',
+      'calls 1–26         process                  ALLOW',
+    ])
+      expect(r.stdout).toContain(s);
   });
   it('prints its decisions as JSON lines with --json', () => {
     const ds = jsonLines(lg(['demo', '--json']).stdout);
@@ -129,7 +159,9 @@ describe('user errors', () => {
     const many = file('many.jsonl', Array.from({ length: 20_000 }, (_, i) => call(i, { runId: `r${i}` })).join('\n'));
     const child = spawn('node', [CLI, 'replay', many], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     // Like `head -1`: read the first chunk, then close the pipe while the CLI still has MBs to write.
     child.stdout.once('data', () => child.stdout.destroy());
     const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
@@ -178,8 +210,17 @@ describe('command-line conventions', () => {
     expect(r.stdout.trim()).toBe((JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version);
   });
   it.each([
-    [[], 'start'], [['start'], '--demo'], [['console'], '--lookback'], [['demo'], '--events'], [['replay'], '--partitions'], [['run'], '--max-event-bytes'],
-    [['topics'], 'create'], [['topics', 'create'], '--dry-run'], [['produce'], '--skip-invalid'], [['tail'], '--from-beginning'], [['reset'], '--to-earliest'],
+    [[], 'start'],
+    [['start'], '--demo'],
+    [['console'], '--lookback'],
+    [['demo'], '--events'],
+    [['replay'], '--partitions'],
+    [['run'], '--max-event-bytes'],
+    [['topics'], 'create'],
+    [['topics', 'create'], '--dry-run'],
+    [['produce'], '--skip-invalid'],
+    [['tail'], '--from-beginning'],
+    [['reset'], '--to-earliest'],
   ])('has --help for %j', (command, mentions) => {
     const r = lg([...command, '--help']);
     expect(r.status).toBe(0);
@@ -188,7 +229,10 @@ describe('command-line conventions', () => {
   it('says in one line what to install when start needs Java and finds none', () => {
     const bin = mkdtempSync(join(dir, 'bin-'));
     symlinkSync(process.execPath, join(bin, 'node'));
-    const r = spawnSync(process.execPath, [CLI, 'start', '--console-port', '0', '--metrics-port', '0'], { encoding: 'utf8', env: { PATH: bin, HOME: dir, LOOPGUARD_STACK_DIR: join(dir, 'no-java-stack'), LOG_LEVEL: 'warn' } });
+    const r = spawnSync(process.execPath, [CLI, 'start', '--console-port', '0', '--metrics-port', '0'], {
+      encoding: 'utf8',
+      env: { PATH: bin, HOME: dir, LOOPGUARD_STACK_DIR: join(dir, 'no-java-stack'), LOG_LEVEL: 'warn' },
+    });
     expect(r.status).toBe(1);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^loopguard: no broker is configured and the embedded Kafka needs Java, .*install a Java 17\+ runtime/)]);
   });

@@ -69,7 +69,10 @@ export async function* readJsonLines(input: Readable, onBytes?: (n: number) => v
 export class LineWriter {
   private buffer: string[] = [];
   private size = 0;
-  constructor(private readonly out: Writable, private readonly flushAt = 64 * 1024) {}
+  constructor(
+    private readonly out: Writable,
+    private readonly flushAt = 64 * 1024,
+  ) {}
 
   async write(value: unknown): Promise<void> {
     const line = JSON.stringify(value);

@@ -6,7 +6,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-interface PackageJson { readonly name: string; readonly version: string }
+interface PackageJson {
+  readonly name: string;
+  readonly version: string;
+}
 
 function findRoot(): { root: string; pkg: PackageJson } {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {

@@ -25,8 +25,14 @@ export function progressBar(total: number | undefined, label: string): Progress 
   return {
     add: (n) => {
       done += n;
-      if (done - shown > total / 200) { bar.update(done); shown = done; }
+      if (done - shown > total / 200) {
+        bar.update(done);
+        shown = done;
+      }
     },
-    stop: () => { bar.update(total); bar.stop(); },
+    stop: () => {
+      bar.update(total);
+      bar.stop();
+    },
   };
 }

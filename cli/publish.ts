@@ -20,7 +20,8 @@ export interface Publisher {
 export async function openPublisher(kafka: KafkaSession, catalog: SchemaCatalog, topology: Topology): Promise<Publisher> {
   await registerSchemas(catalog, topology);
   const counts = await kafka.partitionCounts(topology.nodes.map((n) => n.inputTopic));
-  for (const n of topology.nodes) if (!counts.has(n.inputTopic)) throw new LoopguardError(ERROR_CODES.kafka, `topic ${n.inputTopic} does not exist (create it with \`loopguard topics create\`)`);
+  for (const n of topology.nodes)
+    if (!counts.has(n.inputTopic)) throw new LoopguardError(ERROR_CODES.kafka, `topic ${n.inputTopic} does not exist (create it with \`loopguard topics create\`)`);
   const sender: Sender = await kafka.producer();
   let batch: OutRecord[] = [];
   let sent = 0;

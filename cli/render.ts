@@ -25,7 +25,12 @@ export function summarise(d: Decision): DecisionSummary {
       return { unit: 'outcome', verdict: 'abort run', subject: d.toolName, detail: d.detector, count: d.count, notify: true, message: d.message };
     case 'bot_decision':
       return {
-        unit: 'msg', verdict: d.decision, subject: [d.senderId, d.receiverId].sort().join(' ↔ '), count: null, notify: false, message: '',
+        unit: 'msg',
+        verdict: d.decision,
+        subject: [d.senderId, d.receiverId].sort().join(' ↔ '),
+        count: null,
+        notify: false,
+        message: '',
         detail: d.decision === 'suppress' && d.cooldownUntil !== null ? `${d.reason}, cooldown until ${clock(d.cooldownUntil)}` : '',
       };
     default: {

@@ -23,9 +23,14 @@ for (let i = 0; i < 30; i++) {
   const v = await dispatcher.inbound({
     channel: 'slack',
     context: { accountId: 'T0ACME', botId: to },
-    payload: { type: 'event_callback', team_id: 'T0ACME', event: { type: 'message', subtype: 'bot_message', channel, bot_id: from, text: `re: re: alert ${i}`, ts: ((t0 + i * 200) / 1000).toFixed(6) } },
+    payload: {
+      type: 'event_callback',
+      team_id: 'T0ACME',
+      event: { type: 'message', subtype: 'bot_message', channel, bot_id: from, text: `re: re: alert ${i}`, ts: ((t0 + i * 200) / 1000).toFixed(6) },
+    },
   });
-  if (v.deliver) delivered++; else suppressed++;
+  if (v.deliver) delivered++;
+  else suppressed++;
   console.log(`message ${String(i + 1).padStart(2)} ${from} → ${to}: ${v.deliver ? 'deliver' : `suppress (${v.reason}, answered by ${v.answeredBy})`}`);
 }
 console.log(`${delivered} delivered, ${suppressed} suppressed`);

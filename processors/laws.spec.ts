@@ -14,12 +14,12 @@ const toolEventArb = (withRunEnd: boolean): fc.Arbitrary<Omit<ToolEvent, 'ts'>> 
   const result = fc.constantFrom<unknown>('same', 'other', { details: { status: 'running' } }, undefined);
   const base = { sessionKey: 's', runId: 'r1' };
   const kinds: fc.Arbitrary<Omit<ToolEvent, 'ts'>>[] = [
-    fc.record({ toolName: tool, args }).map((e) => ({ type: 'tool_call', ...base, ...e }) as unknown as Omit<ToolEvent, "ts">),
-    fc.record({ toolName: tool, args, result }).map((e) => ({ type: 'tool_outcome', ...base, ...e }) as unknown as Omit<ToolEvent, "ts">),
-    fc.record({ toolName: tool, args }).map((e) => ({ type: 'tool_outcome', ...base, ...e, error: `Unknown tool: ${e.toolName}` }) as unknown as Omit<ToolEvent, "ts">),
-    fc.constant({ type: 'compaction', ...base } as unknown as Omit<ToolEvent, "ts">),
+    fc.record({ toolName: tool, args }).map((e) => ({ type: 'tool_call', ...base, ...e }) as unknown as Omit<ToolEvent, 'ts'>),
+    fc.record({ toolName: tool, args, result }).map((e) => ({ type: 'tool_outcome', ...base, ...e }) as unknown as Omit<ToolEvent, 'ts'>),
+    fc.record({ toolName: tool, args }).map((e) => ({ type: 'tool_outcome', ...base, ...e, error: `Unknown tool: ${e.toolName}` }) as unknown as Omit<ToolEvent, 'ts'>),
+    fc.constant({ type: 'compaction', ...base } as unknown as Omit<ToolEvent, 'ts'>),
   ];
-  if (withRunEnd) kinds.push(fc.constant({ type: 'run_end', ...base } as unknown as Omit<ToolEvent, "ts">));
+  if (withRunEnd) kinds.push(fc.constant({ type: 'run_end', ...base } as unknown as Omit<ToolEvent, 'ts'>));
   return fc.oneof(...kinds);
 };
 
@@ -28,15 +28,31 @@ const stamp = <E>(events: Omit<E, 'ts'>[], gaps: number[]): E[] => {
   return events.map((e, i) => ({ ...e, ts: (ts += gaps[i % gaps.length]!), eventId: `e${i}` }) as E);
 };
 
-const toolStream = (withRunEnd = true) => fc.tuple(fc.array(toolEventArb(withRunEnd), { minLength: 1, maxLength: 120 }), fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 5 }))
-  .map(([events, gaps]) => stamp<ToolEvent>(events, gaps));
+const toolStream = (withRunEnd = true) =>
+  fc
+    .tuple(fc.array(toolEventArb(withRunEnd), { minLength: 1, maxLength: 120 }), fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 5 }))
+    .map(([events, gaps]) => stamp<ToolEvent>(events, gaps));
 
-const botStream = fc.tuple(
-  fc.array(fc.record({ senderId: fc.constantFrom('A', 'B', 'C'), receiverId: fc.constantFrom('A', 'B', 'C'), conversationId: fc.constantFrom('c1', 'c2') }), { minLength: 1, maxLength: 150 }),
-  fc.array(fc.integer({ min: -3000, max: 6000 }), { minLength: 1, maxLength: 5 }),
-).map(([events, gaps]) => stamp<BotMessage>(events.map((e) => ({ type: 'bot_message', channel: 'slack', accountId: 'a', ...e }) as Omit<BotMessage, 'ts'>), gaps));
+const botStream = fc
+  .tuple(
+    fc.array(fc.record({ senderId: fc.constantFrom('A', 'B', 'C'), receiverId: fc.constantFrom('A', 'B', 'C'), conversationId: fc.constantFrom('c1', 'c2') }), {
+      minLength: 1,
+      maxLength: 150,
+    }),
+    fc.array(fc.integer({ min: -3000, max: 6000 }), { minLength: 1, maxLength: 5 }),
+  )
+  .map(([events, gaps]) =>
+    stamp<BotMessage>(
+      events.map((e) => ({ type: 'bot_message', channel: 'slack', accountId: 'a', ...e }) as Omit<BotMessage, 'ts'>),
+      gaps,
+    ),
+  );
 
-const tool = toolLoopProcess({ global: { enabled: true, warningThreshold: 3, criticalThreshold: 5, globalCircuitBreakerThreshold: 7, unknownToolThreshold: 3, historySize: 10 }, agents: {}, runTtlMs: 60_000 });
+const tool = toolLoopProcess({
+  global: { enabled: true, warningThreshold: 3, criticalThreshold: 5, globalCircuitBreakerThreshold: 7, unknownToolThreshold: 3, historySize: 10 },
+  agents: {},
+  runTtlMs: 60_000,
+});
 const bot = botLoopProcess({ defaults: { maxEventsPerWindow: 4, windowSeconds: 10, cooldownSeconds: 5, maxConversationBotEvents: 6 }, channels: {} });
 
 /** Folds per key, as the partition task does. */
@@ -71,36 +87,45 @@ describe.each(cases)('%s laws', (_name, proc, stream) => {
   const p = proc as unknown as Process<unknown, { eventId?: string }, unknown, unknown>;
   const arb = stream as fc.Arbitrary<{ eventId?: string }[]>;
   it('gives the same decisions for the same input', () => {
-    fc.assert(fc.property(arb, (events) => {
-      expect(run(p, events).decisions).toEqual(run(p, events).decisions);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(arb, (events) => {
+        expect(run(p, events).decisions).toEqual(run(p, events).decisions);
+      }),
+      { numRuns: 150 },
+    );
   });
   it('gives the same decisions when the fold is split anywhere and the state restored', () => {
-    fc.assert(fc.property(arb, fc.nat(), (events, at) => {
-      const cut = at % (events.length + 1);
-      const whole = run(p, events).decisions;
-      const first = run(p, events.slice(0, cut));
-      const second = run(p, events.slice(cut), restore(first.states));
-      expect([...first.decisions, ...second.decisions]).toEqual(whole);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(arb, fc.nat(), (events, at) => {
+        const cut = at % (events.length + 1);
+        const whole = run(p, events).decisions;
+        const first = run(p, events.slice(0, cut));
+        const second = run(p, events.slice(cut), restore(first.states));
+        expect([...first.decisions, ...second.decisions]).toEqual(whole);
+      }),
+      { numRuns: 150 },
+    );
   });
   it('never throws or mutates on frozen events and states', () => {
-    fc.assert(fc.property(arb, (events) => {
-      const frozen = deepFreeze(structuredClone(events));
-      const states = new Map<string, unknown>();
-      for (const e of frozen) {
-        const k = p.keyOf(e);
-        const next = fold(p, states.get(k) ?? p.initialState, [e]).state;
-        states.set(k, deepFreeze(next));
-      }
-      expect(frozen).toEqual(events);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(arb, (events) => {
+        const frozen = deepFreeze(structuredClone(events));
+        const states = new Map<string, unknown>();
+        for (const e of frozen) {
+          const k = p.keyOf(e);
+          const next = fold(p, states.get(k) ?? p.initialState, [e]).state;
+          states.set(k, deepFreeze(next));
+        }
+        expect(frozen).toEqual(events);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
 describe('redelivery laws', () => {
-  const withDuplicates = <E,>(arb: fc.Arbitrary<E[]>) => fc.tuple(arb, fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 20 }))
-    .map(([events, picks]) => {
+  const withDuplicates = <E>(arb: fc.Arbitrary<E[]>) =>
+    fc.tuple(arb, fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 20 })).map(([events, picks]) => {
       const out: { e: E; dup: boolean }[] = events.map((e) => ({ e, dup: false }));
       for (const [from, to] of picks) {
         const src = events[from % events.length]!;
@@ -111,33 +136,46 @@ describe('redelivery laws', () => {
     });
 
   it('tool-loop: a redelivered event changes nothing and a redelivered call gets its original decision', () => {
-    fc.assert(fc.property(withDuplicates(toolStream(false)), ({ events, delivered }) => {
-      const clean = run(tool, events).decisions;
-      const firstById = new Map<string, unknown>();
-      const seen: unknown[] = [];
-      const states = new Map();
-      for (const { e, dup } of delivered) {
-        const ds = run(tool, [e], states).decisions;
-        if (!dup) { seen.push(...ds); if (e.type === 'tool_call') firstById.set(e.eventId as string, ds); continue; }
-        if (e.type !== 'tool_call') { expect(ds).toEqual([]); continue; }
-        // Every duplicate is inserted after its original, so the first decisions must be on record.
-        expect(firstById.has(e.eventId as string)).toBe(true);
-        expect(ds).toEqual(firstById.get(e.eventId as string));
-      }
-      expect(seen).toEqual(clean);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(withDuplicates(toolStream(false)), ({ events, delivered }) => {
+        const clean = run(tool, events).decisions;
+        const firstById = new Map<string, unknown>();
+        const seen: unknown[] = [];
+        const states = new Map();
+        for (const { e, dup } of delivered) {
+          const ds = run(tool, [e], states).decisions;
+          if (!dup) {
+            seen.push(...ds);
+            if (e.type === 'tool_call') firstById.set(e.eventId as string, ds);
+            continue;
+          }
+          if (e.type !== 'tool_call') {
+            expect(ds).toEqual([]);
+            continue;
+          }
+          // Every duplicate is inserted after its original, so the first decisions must be on record.
+          expect(firstById.has(e.eventId as string)).toBe(true);
+          expect(ds).toEqual(firstById.get(e.eventId as string));
+        }
+        expect(seen).toEqual(clean);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('bot-loop: a redelivered message is recorded by neither budget', () => {
-    fc.assert(fc.property(withDuplicates(botStream), ({ events, delivered }) => {
-      const clean = run(bot, events).decisions;
-      const states = new Map();
-      const firsts: unknown[] = [];
-      for (const { e, dup } of delivered) {
-        const ds = run(bot, [e], states).decisions;
-        if (!dup) firsts.push(...ds);
-      }
-      expect(firsts).toEqual(clean);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(withDuplicates(botStream), ({ events, delivered }) => {
+        const clean = run(bot, events).decisions;
+        const states = new Map();
+        const firsts: unknown[] = [];
+        for (const { e, dup } of delivered) {
+          const ds = run(bot, [e], states).decisions;
+          if (!dup) firsts.push(...ds);
+        }
+        expect(firsts).toEqual(clean);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

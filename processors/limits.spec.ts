@@ -14,11 +14,13 @@ const tool = toolLoopSpec({ global: { enabled: true, warningThreshold: 2, critic
 const calls = (ds: readonly unknown[]) => ds.filter((d): d is ToolDecision => (d as ToolDecision).type === 'tool_decision');
 
 describe('tool eventIds', () => {
-  it('say nothing across event types: a call with an outcome\'s eventId is decided', () => {
+  it("say nothing across event types: a call with an outcome's eventId is decided", () => {
     const r = runEvents();
-    given(tool, [{ ...r.outcome('read', { p: 1 }, 'x'), eventId: 'e1' }]).when({ ...r.call('read', { p: 1 }), eventId: 'e1' }).then((ds) => {
-      expect(calls(ds)).toHaveLength(1);
-    });
+    given(tool, [{ ...r.outcome('read', { p: 1 }, 'x'), eventId: 'e1' }])
+      .when({ ...r.call('read', { p: 1 }), eventId: 'e1' })
+      .then((ds) => {
+        expect(calls(ds)).toHaveLength(1);
+      });
   });
   it('outlive run_end: a redelivered call of an ended run gets its original decision, an outcome is ignored', () => {
     const r = runEvents();
@@ -60,9 +62,16 @@ describe('tool eventIds', () => {
 describe('event limits', () => {
   const call = (extra: Record<string, unknown>) => ({ type: 'tool_call', ts: T0, runId: 'r', toolName: 'read', args: {}, ...extra });
   it.each([
-    [{ ts: 1.5 }, 'ts'], [{ ts: -1 }, 'ts'], [{ ts: 1e14 + 1 }, 'ts'], [{ ts: 1e300 }, 'ts'], [{ ts: 2 ** 53 - 1 }, 'ts'],
-    [{ runId: 'x'.repeat(257) }, 'runId'], [{ eventId: 'e'.repeat(257) }, 'eventId'], [{ toolName: 't'.repeat(257) }, 'toolName'],
-    [{ runId: 'a\uD800b' }, 'runId'], [{ sessionKey: 7 }, 'sessionKey'],
+    [{ ts: 1.5 }, 'ts'],
+    [{ ts: -1 }, 'ts'],
+    [{ ts: 1e14 + 1 }, 'ts'],
+    [{ ts: 1e300 }, 'ts'],
+    [{ ts: 2 ** 53 - 1 }, 'ts'],
+    [{ runId: 'x'.repeat(257) }, 'runId'],
+    [{ eventId: 'e'.repeat(257) }, 'eventId'],
+    [{ toolName: 't'.repeat(257) }, 'toolName'],
+    [{ runId: 'a\uD800b' }, 'runId'],
+    [{ sessionKey: 7 }, 'sessionKey'],
   ])('refuses %j naming %s', (extra, field) => {
     const r = validateToolEvent(call(extra));
     expect(r.ok).toBe(false);
@@ -80,23 +89,35 @@ describe('event limits', () => {
     expect(o).toMatchObject({ ok: false, reason: expect.stringMatching(/^result: nests deeper than/) });
   });
   it('reads only declared own fields, never the prototype chain', () => {
-    const hostile = JSON.parse('{"type":"bot_message","ts":1,"channel":"c","accountId":"a","conversationId":"x","senderId":"s","receiverId":"r","__proto__":{"eventId":"injected"}}');
+    const hostile = JSON.parse(
+      '{"type":"bot_message","ts":1,"channel":"c","accountId":"a","conversationId":"x","senderId":"s","receiverId":"r","__proto__":{"eventId":"injected"}}',
+    );
     const r = parseBotMessage(hostile);
     expect(r.ok && Object.keys(r.value)).toEqual(['type', 'ts', 'channel', 'accountId', 'conversationId', 'senderId', 'receiverId']);
   });
 });
 
 describe('bot-loop bounds and the revised conversation budget', () => {
-  const msg = (ts: number, from: string, to: string, extra: Partial<BotMessage> = {}): BotMessage =>
-    ({ type: 'bot_message', ts, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: from, receiverId: to, ...extra });
+  const msg = (ts: number, from: string, to: string, extra: Partial<BotMessage> = {}): BotMessage => ({
+    type: 'bot_message',
+    ts,
+    channel: 'slack',
+    accountId: 'T',
+    conversationId: 'C',
+    senderId: from,
+    receiverId: to,
+    ...extra,
+  });
   it('judges an event inside its pair cooldown by the conversation budget, which reports the later cooldownUntil', () => {
     const p = botLoopProcess({ defaults: { maxEventsPerWindow: 2, cooldownSeconds: 60, maxConversationBotEvents: 5 }, channels: {} });
     // A–B trips its pair budget at T0+2 (cooldown to T0+60_002); C brings B's burst to the limit.
     // The next A→B, inside the pair cooldown, exceeds it with two busy senders and trips it.
     const history = [msg(T0, 'A', 'B'), msg(T0 + 1, 'A', 'B'), msg(T0 + 2, 'A', 'B'), msg(T0 + 3, 'C', 'B'), msg(T0 + 4, 'C', 'B')];
-    given(p, history).when(msg(T0 + 10, 'A', 'B')).then((ds) => {
-      expect(ds).toMatchObject([{ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: T0 + 10 + 60_000 }]);
-    });
+    given(p, history)
+      .when(msg(T0 + 10, 'A', 'B'))
+      .then((ds) => {
+        expect(ds).toMatchObject([{ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: T0 + 10 + 60_000 }]);
+      });
   });
   it(`keeps at most ${MAX_PAIRS} pairs per conversation, dropping the pair whose newest event is oldest`, () => {
     const p = botLoopProcess({ defaults: {}, channels: {} });

@@ -15,14 +15,24 @@ const json = fc.jsonValue().filter((v) => v !== null);
 
 describe('event codecs', () => {
   it('carry any tool outcome from its JSON form to Avro and back unchanged', () => {
-    const event = fc.record({
-      type: fc.constant('tool_outcome'), ts: fc.integer({ min: 0, max: 2 ** 50 }), runId: fc.string(), toolName: fc.string({ minLength: 1 }),
-      args: json, result: json, eventId: fc.option(fc.string(), { nil: undefined }),
-      error: fc.option(fc.oneof(fc.string(), fc.record({ name: fc.string(), message: fc.string() })), { nil: undefined }),
-    }, { requiredKeys: ['type', 'ts', 'runId', 'toolName', 'args'] });
-    fc.assert(fc.property(event, (e) => {
-      expect(roundTrip(toolEventCodec, e as Record<string, unknown>)).toEqual(JSON.parse(JSON.stringify(e)));
-    }));
+    const event = fc.record(
+      {
+        type: fc.constant('tool_outcome'),
+        ts: fc.integer({ min: 0, max: 2 ** 50 }),
+        runId: fc.string(),
+        toolName: fc.string({ minLength: 1 }),
+        args: json,
+        result: json,
+        eventId: fc.option(fc.string(), { nil: undefined }),
+        error: fc.option(fc.oneof(fc.string(), fc.record({ name: fc.string(), message: fc.string() })), { nil: undefined }),
+      },
+      { requiredKeys: ['type', 'ts', 'runId', 'toolName', 'args'] },
+    );
+    fc.assert(
+      fc.property(event, (e) => {
+        expect(roundTrip(toolEventCodec, e as Record<string, unknown>)).toEqual(JSON.parse(JSON.stringify(e)));
+      }),
+    );
   });
   it('carry only the fields a type declares', () => {
     const call = { type: 'tool_call', ts: 1, runId: 'r', toolName: 'read', args: { a: 1 }, result: 'not a call field', error: 'nor this' };
@@ -44,35 +54,68 @@ describe('event codecs', () => {
 });
 
 describe('state codecs', () => {
-  const cfg = configFrom({ tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 3, historySize: 6 } }, channels: { defaults: { botLoopProtection: { maxEventsPerWindow: 2, maxConversationBotEvents: 3 } } } });
+  const cfg = configFrom({
+    tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 3, historySize: 6 } },
+    channels: { defaults: { botLoopProtection: { maxEventsPerWindow: 2, maxConversationBotEvents: 3 } } },
+  });
   const [tool, bot] = buildTopology(cfg).nodes;
 
   it('restore a tool-loop run from its changelog value exactly (split-fold through Avro)', () => {
     const ev = fc.record({
-      type: fc.constantFrom('tool_call', 'tool_outcome', 'compaction'), toolName: fc.constantFrom('read', 'exec'), args: fc.constantFrom({ a: 1 }, { a: 2 }),
-      result: fc.constantFrom('x', 'y'), eventId: fc.option(fc.constantFrom('e1', 'e2', 'e3'), { nil: undefined }), toolCallId: fc.option(fc.constantFrom('c1', 'c2'), { nil: undefined }),
+      type: fc.constantFrom('tool_call', 'tool_outcome', 'compaction'),
+      toolName: fc.constantFrom('read', 'exec'),
+      args: fc.constantFrom({ a: 1 }, { a: 2 }),
+      result: fc.constantFrom('x', 'y'),
+      eventId: fc.option(fc.constantFrom('e1', 'e2', 'e3'), { nil: undefined }),
+      toolCallId: fc.option(fc.constantFrom('c1', 'c2'), { nil: undefined }),
     });
-    fc.assert(fc.property(fc.array(ev, { maxLength: 60 }), fc.nat(), (raw, at) => {
-      const events = raw.map((e, i) => tool!.parse({ ...e, ts: i * 1000, runId: 'r' })).map((p) => (p.ok ? p.value : null)).filter((e) => e !== null);
-      const cut = at % (events.length + 1);
-      const whole = fold(tool!.process, tool!.process.initialState, events);
-      const head = fold(tool!.process, tool!.process.initialState, events.slice(0, cut));
-      const restored = roundTrip(toolLoopStateCodec, { offset: cut, state: head.state }).state;
-      const tail = fold(tool!.process, restored, events.slice(cut));
-      expect([...head.decisions, ...tail.decisions]).toEqual(whole.decisions);
-    }));
+    fc.assert(
+      fc.property(fc.array(ev, { maxLength: 60 }), fc.nat(), (raw, at) => {
+        const events = raw
+          .map((e, i) => tool!.parse({ ...e, ts: i * 1000, runId: 'r' }))
+          .map((p) => (p.ok ? p.value : null))
+          .filter((e) => e !== null);
+        const cut = at % (events.length + 1);
+        const whole = fold(tool!.process, tool!.process.initialState, events);
+        const head = fold(tool!.process, tool!.process.initialState, events.slice(0, cut));
+        const restored = roundTrip(toolLoopStateCodec, { offset: cut, state: head.state }).state;
+        const tail = fold(tool!.process, restored, events.slice(cut));
+        expect([...head.decisions, ...tail.decisions]).toEqual(whole.decisions);
+      }),
+    );
   });
   it('restore a bot-loop conversation from its changelog value exactly', () => {
-    const ev = fc.record({ senderId: fc.constantFrom('A', 'B', 'C'), receiverId: fc.constantFrom('A', 'B'), gap: fc.integer({ min: -5000, max: 30000 }), eventId: fc.option(fc.constantFrom('m1', 'm2', 'm3'), { nil: undefined }) });
-    fc.assert(fc.property(fc.array(ev, { maxLength: 60 }), fc.nat(), (raw, at) => {
-      let ts = 1e12;
-      const events = raw.map((e) => bot!.parse({ type: 'bot_message', ts: (ts += e.gap), channel: 'slack', accountId: 'T', conversationId: 'C', senderId: e.senderId, receiverId: e.receiverId, eventId: e.eventId })).map((p) => (p.ok ? p.value : null)).filter((e) => e !== null);
-      const cut = at % (events.length + 1);
-      const whole = fold(bot!.process, bot!.process.initialState, events);
-      const head = fold(bot!.process, bot!.process.initialState, events.slice(0, cut));
-      const restored = roundTrip(botLoopStateCodec, { offset: cut, state: head.state }).state;
-      expect([...head.decisions, ...fold(bot!.process, restored, events.slice(cut)).decisions]).toEqual(whole.decisions);
-    }));
+    const ev = fc.record({
+      senderId: fc.constantFrom('A', 'B', 'C'),
+      receiverId: fc.constantFrom('A', 'B'),
+      gap: fc.integer({ min: -5000, max: 30000 }),
+      eventId: fc.option(fc.constantFrom('m1', 'm2', 'm3'), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(ev, { maxLength: 60 }), fc.nat(), (raw, at) => {
+        let ts = 1e12;
+        const events = raw
+          .map((e) =>
+            bot!.parse({
+              type: 'bot_message',
+              ts: (ts += e.gap),
+              channel: 'slack',
+              accountId: 'T',
+              conversationId: 'C',
+              senderId: e.senderId,
+              receiverId: e.receiverId,
+              eventId: e.eventId,
+            }),
+          )
+          .map((p) => (p.ok ? p.value : null))
+          .filter((e) => e !== null);
+        const cut = at % (events.length + 1);
+        const whole = fold(bot!.process, bot!.process.initialState, events);
+        const head = fold(bot!.process, bot!.process.initialState, events.slice(0, cut));
+        const restored = roundTrip(botLoopStateCodec, { offset: cut, state: head.state }).state;
+        expect([...head.decisions, ...fold(bot!.process, restored, events.slice(cut)).decisions]).toEqual(whole.decisions);
+      }),
+    );
   });
   it('ships the event and decision schemas the contract derives (run `npm run schemas` after changing a declaration)', () => {
     for (const name of Object.keys(DERIVED_SCHEMAS) as Array<keyof typeof DERIVED_SCHEMAS>) {

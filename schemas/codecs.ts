@@ -22,7 +22,7 @@ function toWire(field: Field, v: unknown): unknown {
       return JSON.stringify(v);
     case 'textOrRecord':
       if (typeof v === 'string') return v;
-      return Object.fromEntries([...field.fields, ...Object.keys(field.loose ?? {})].map((k) => [k, Object.hasOwn(v as object, k) ? (v as Obj)[k] ?? null : null]));
+      return Object.fromEntries([...field.fields, ...Object.keys(field.loose ?? {})].map((k) => [k, Object.hasOwn(v as object, k) ? ((v as Obj)[k] ?? null) : null]));
     case 'record':
       return Object.fromEntries(Object.entries(field.fields).map(([k, spec]) => [k, toWire(fieldOf(spec), Object.hasOwn(v as object, k) ? (v as Obj)[k] : undefined)]));
     case 'list':
@@ -73,7 +73,9 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
   return {
     name: contract.name,
     schema,
-    get type() { return type(); },
+    get type() {
+      return type();
+    },
     toAvro(value) {
       const out: Obj = { type: value.type };
       for (const { name, field } of fields) out[name] = toWire(field, Object.hasOwn(value, name) ? value[name] : undefined);
@@ -84,7 +86,10 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
       const out: Obj = {};
       for (const name of byType.get(r.type as string) ?? []) {
         const v = r[name];
-        if (v === null || v === undefined) { if (keepNulls) out[name] = null; continue; }
+        if (v === null || v === undefined) {
+          if (keepNulls) out[name] = null;
+          continue;
+        }
         out[name] = fromWire(fieldByName.get(name)!, v);
       }
       return { type: r.type, ...out };

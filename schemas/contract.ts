@@ -27,15 +27,22 @@ export const DECISION_ENVELOPE = declare('envelope', {
 });
 
 export const TOOL_EVENT_CONTRACT: TopicContract = {
-  name: 'ToolEvent', typeEnum: 'ToolEventType', decls: TOOL_EVENTS,
+  name: 'ToolEvent',
+  typeEnum: 'ToolEventType',
+  decls: TOOL_EVENTS,
   doc: 'A tool event of an agent run (docs/behaviour.md §1). Kafka key: runId, else sessionKey. args and result are JSON text.',
 };
 export const CHANNEL_EVENT_CONTRACT: TopicContract = {
-  name: 'ChannelEvent', typeEnum: 'ChannelEventType', decls: [BOT_MESSAGE],
+  name: 'ChannelEvent',
+  typeEnum: 'ChannelEventType',
+  decls: [BOT_MESSAGE],
   doc: 'An inbound message written by another bot (docs/behaviour.md §1, §3.1). Kafka key: the pair key; partitioned by conversation.',
 };
 export const DECISION_CONTRACT: TopicContract = {
-  name: 'Decision', typeEnum: 'DecisionType', decls: [TOOL_DECISION, RUN_ABORT, BOT_DECISION], envelope: DECISION_ENVELOPE.fields,
+  name: 'Decision',
+  typeEnum: 'DecisionType',
+  decls: [TOOL_DECISION, RUN_ABORT, BOT_DECISION],
+  envelope: DECISION_ENVELOPE.fields,
   doc: 'One decision on the control topic (docs/behaviour.md §1). Fields that do not apply to a type are null.',
 };
 
@@ -54,9 +61,14 @@ export function mergedFields(contract: TopicContract): MergedField[] {
     for (const [name, spec] of Object.entries(decl.fields)) {
       const field = fieldOf(spec);
       const first = fields.get(name);
-      if (first === undefined) { order.push(name); fields.set(name, field); continue; }
+      if (first === undefined) {
+        order.push(name);
+        fields.set(name, field);
+        continue;
+      }
       // One topic field has one Avro type: two types may share a name only if they agree on it.
-      if (JSON.stringify(avroType(first)) !== JSON.stringify(avroType(field))) throw new Error(`${contract.name}.${name}: ${decl.type} declares it with another Avro type than an earlier type`);
+      if (JSON.stringify(avroType(first)) !== JSON.stringify(avroType(field)))
+        throw new Error(`${contract.name}.${name}: ${decl.type} declares it with another Avro type than an earlier type`);
     }
   }
   const requiredEverywhere = (name: string) => contract.decls.every((d) => Object.hasOwn(d.fields, name) && !isOptional(d.fields[name]!));
@@ -64,8 +76,13 @@ export function mergedFields(contract: TopicContract): MergedField[] {
 }
 
 const SOURCE_POSITION: avro.Schema = {
-  type: 'record', name: 'SourcePosition',
-  fields: [{ name: 'topic', type: 'string' }, { name: 'partition', type: 'int' }, { name: 'offset', type: 'long' }],
+  type: 'record',
+  name: 'SourcePosition',
+  fields: [
+    { name: 'topic', type: 'string' },
+    { name: 'partition', type: 'int' },
+    { name: 'offset', type: 'long' },
+  ],
 };
 
 function avroType(field: Field): avro.Schema {
@@ -82,7 +99,11 @@ function avroType(field: Field): avro.Schema {
       return 'boolean';
     case 'textOrRecord': {
       const loose = Object.entries(field.loose ?? {}).map(([name, t]) => ({ name, type: ['null', t === 'number' ? 'double' : 'string'], default: null }));
-      return { type: 'record', name: field.record, fields: [...field.fields.map((name) => ({ name, type: ['null', 'string'], default: null })), ...loose] as avro.schema.RecordType['fields'] };
+      return {
+        type: 'record',
+        name: field.record,
+        fields: [...field.fields.map((name) => ({ name, type: ['null', 'string'], default: null })), ...loose] as avro.schema.RecordType['fields'],
+      };
     }
     case 'position':
       return SOURCE_POSITION;

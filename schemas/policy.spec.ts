@@ -22,11 +22,27 @@ const POLICY_CONFIG = configFrom({
 
 describe('tool policy on the wire', () => {
   it('carries error status, statusCode and code, and transient, from the JSON form to Avro and back', () => {
-    const error = fc.record({ name: fc.string(), message: fc.string(), status: fc.integer({ min: 0, max: 999 }), statusCode: fc.double({ noNaN: true, noDefaultInfinity: true }), code: fc.string() }, { requiredKeys: [] });
-    const event = fc.record({ type: fc.constant('tool_outcome'), ts: fc.nat(), runId: fc.string(), toolName: fc.string({ minLength: 1 }), args: fc.constant({}), error, transient: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: ['type', 'ts', 'runId', 'toolName', 'args', 'error'] });
-    fc.assert(fc.property(event, (e) => {
-      expect(roundTrip(toolEventCodec, e as Record<string, unknown>)).toEqual(e);
-    }));
+    const error = fc.record(
+      { name: fc.string(), message: fc.string(), status: fc.integer({ min: 0, max: 999 }), statusCode: fc.double({ noNaN: true, noDefaultInfinity: true }), code: fc.string() },
+      { requiredKeys: [] },
+    );
+    const event = fc.record(
+      {
+        type: fc.constant('tool_outcome'),
+        ts: fc.nat(),
+        runId: fc.string(),
+        toolName: fc.string({ minLength: 1 }),
+        args: fc.constant({}),
+        error,
+        transient: fc.option(fc.boolean(), { nil: undefined }),
+      },
+      { requiredKeys: ['type', 'ts', 'runId', 'toolName', 'args', 'error'] },
+    );
+    fc.assert(
+      fc.property(event, (e) => {
+        expect(roundTrip(toolEventCodec, e as Record<string, unknown>)).toEqual(e);
+      }),
+    );
   });
   it('carries shadow and evidence on tool decisions and run_abort unchanged', () => {
     const driver = new InMemoryDriver(buildTopology(POLICY_CONFIG), 2);
@@ -48,30 +64,43 @@ describe('tool policy in the changelog', () => {
   const [tool] = buildTopology(POLICY_CONFIG).nodes;
   it('restores a run exactly, policy state included (split fold through Avro)', () => {
     const ev = fc.record({
-      type: fc.constantFrom('tool_call', 'tool_outcome', 'compaction'), toolName: fc.constantFrom('read', 'wait', 'skip'), args: fc.constantFrom({ a: 1 }, { a: 2 }),
-      result: fc.constantFrom('x', 'y', undefined), error: fc.constantFrom(undefined, 'timeout', 'boom'), eventId: fc.option(fc.constantFrom('e1', 'e2', 'e3'), { nil: undefined }),
-      toolCallId: fc.option(fc.constantFrom('c1', 'c2', 'c3'), { nil: undefined }), agentId: fc.option(fc.constant('a'), { nil: undefined }),
+      type: fc.constantFrom('tool_call', 'tool_outcome', 'compaction'),
+      toolName: fc.constantFrom('read', 'wait', 'skip'),
+      args: fc.constantFrom({ a: 1 }, { a: 2 }),
+      result: fc.constantFrom('x', 'y', undefined),
+      error: fc.constantFrom(undefined, 'timeout', 'boom'),
+      eventId: fc.option(fc.constantFrom('e1', 'e2', 'e3'), { nil: undefined }),
+      toolCallId: fc.option(fc.constantFrom('c1', 'c2', 'c3'), { nil: undefined }),
+      agentId: fc.option(fc.constant('a'), { nil: undefined }),
     });
-    fc.assert(fc.property(fc.array(ev, { maxLength: 60 }), fc.nat(), (raw, at) => {
-      const events = raw.map((e, i) => tool!.parse({ ...e, ts: i * 1000, runId: 'r' })).map((p) => (p.ok ? p.value : null)).filter((e) => e !== null);
-      const cut = at % (events.length + 1);
-      const whole = fold(tool!.process, tool!.process.initialState, events);
-      const head = fold(tool!.process, tool!.process.initialState, events.slice(0, cut));
-      const restored = roundTrip(toolLoopStateCodec, { offset: cut, state: head.state }).state;
-      expect([...head.decisions, ...fold(tool!.process, restored, events.slice(cut)).decisions]).toEqual(whole.decisions);
-    }));
+    fc.assert(
+      fc.property(fc.array(ev, { maxLength: 60 }), fc.nat(), (raw, at) => {
+        const events = raw
+          .map((e, i) => tool!.parse({ ...e, ts: i * 1000, runId: 'r' }))
+          .map((p) => (p.ok ? p.value : null))
+          .filter((e) => e !== null);
+        const cut = at % (events.length + 1);
+        const whole = fold(tool!.process, tool!.process.initialState, events);
+        const head = fold(tool!.process, tool!.process.initialState, events.slice(0, cut));
+        const restored = roundTrip(toolLoopStateCodec, { offset: cut, state: head.state }).state;
+        expect([...head.decisions, ...fold(tool!.process, restored, events.slice(cut)).decisions]).toEqual(whole.decisions);
+      }),
+    );
   });
   it('still reads a value written with the previous tool-loop-state schema', () => {
     const v1 = avsc.Type.forSchema(JSON.parse(readFileSync('schemas/history/tool-loop-state.v1.avsc', 'utf8')) as avro.Schema);
     const old = {
       offset: 41,
       state: {
-        lastTs: 9000, agentId: 'a',
+        lastTs: 9000,
+        agentId: 'a',
         history: [{ toolName: 'read', argsHash: 'read:h', toolCallId: 'c1', resultHash: 'r1', unknownToolName: null }],
         guard: { remaining: 2, window: ['read\u0000read:h\u0000r1'] },
         aborted: { count: 3, toolName: 'read' },
         warnings: [{ key: 'generic|read|read:h', count: 10 }],
-        eventIds: [{ eventType: 'tool_call', eventId: 'e1', verdict: { decision: 'warn', detector: 'generic_repeat', level: 'warning', count: 10, notify: true, pairedToolName: null } }],
+        eventIds: [
+          { eventType: 'tool_call', eventId: 'e1', verdict: { decision: 'warn', detector: 'generic_repeat', level: 'warning', count: 10, notify: true, pairedToolName: null } },
+        ],
       },
     };
     const codec = toolLoopStateCodec;
@@ -83,7 +112,14 @@ describe('tool policy in the changelog', () => {
     expect(s.aborted).toEqual({ count: 3, toolName: 'read', detector: 'compaction_loop_persisted', evidence: undefined });
     expect(s.blocked).toBeNull();
     // The restored run goes on: its calls are blocked by the old abort, a redelivered call gets its old answer.
-    const next = fold(tool!.process, s, [tool!.parse({ type: 'tool_call', ts: 9001, runId: 'r', toolName: 'x', args: {} }), tool!.parse({ type: 'tool_call', ts: 9002, runId: 'r', toolName: 'read', argsHash: 'read:h', eventId: 'e1' })].map((p) => (p.ok ? p.value : null)));
+    const next = fold(
+      tool!.process,
+      s,
+      [
+        tool!.parse({ type: 'tool_call', ts: 9001, runId: 'r', toolName: 'x', args: {} }),
+        tool!.parse({ type: 'tool_call', ts: 9002, runId: 'r', toolName: 'read', argsHash: 'read:h', eventId: 'e1' }),
+      ].map((p) => (p.ok ? p.value : null)),
+    );
     expect(next.decisions).toMatchObject([
       { decision: 'block', detector: 'compaction_loop_persisted', count: 3, evidence: null },
       { decision: 'warn', detector: 'generic_repeat', count: 10, evidence: null, shadow: null },

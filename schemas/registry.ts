@@ -16,7 +16,12 @@ export type DecodeFailure = (typeof DECODE_FAILURES)[keyof typeof DECODE_FAILURE
 
 export class DecodeError extends Error {
   override readonly name = 'DecodeError';
-  constructor(readonly reason: DecodeFailure, message: string) { super(message); }
+  constructor(
+    readonly reason: DecodeFailure,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export const subjectOf = (topic: string) => `${topic}-value`;
@@ -86,7 +91,10 @@ export class SchemaCatalog {
         return id;
       } catch (e) {
         const failure = registrationFailure(e);
-        if (failure === 'conflict' && attempt < REGISTER_ATTEMPTS) { await delay(Math.min(2_000, 50 * 2 ** attempt) * (0.5 + Math.random())); continue; }
+        if (failure === 'conflict' && attempt < REGISTER_ATTEMPTS) {
+          await delay(Math.min(2_000, 50 * 2 ** attempt) * (0.5 + Math.random()));
+          continue;
+        }
         throw new LoopguardError(ERROR_CODES.schemaRegistry, `cannot register the schema of ${subject}: ${(e as Error).message}`, { subject }, failure !== 'refused', { cause: e });
       }
     }
@@ -140,7 +148,11 @@ export class SchemaCatalog {
 
   /** Decodes a wire value into `codec`'s type, resolving from the writer's schema when it differs. */
   async decode<T>(buffer: Buffer | null, codec: ValueCodec<T>): Promise<T> {
-    if (buffer === null || buffer.length < 5 || buffer[0] !== 0) throw new DecodeError(DECODE_FAILURES.magicByte, `value does not start with the Confluent magic byte 0 (${buffer === null ? 'null value' : `first byte ${buffer[0]}, ${buffer.length} bytes`})`);
+    if (buffer === null || buffer.length < 5 || buffer[0] !== 0)
+      throw new DecodeError(
+        DECODE_FAILURES.magicByte,
+        `value does not start with the Confluent magic byte 0 (${buffer === null ? 'null value' : `first byte ${buffer[0]}, ${buffer.length} bytes`})`,
+      );
     const id = buffer.readUInt32BE(1);
     const reader = await this.readerFor(id, codec);
     let record: unknown;

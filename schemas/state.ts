@@ -24,10 +24,23 @@ export function loadSchema(name: string): avro.Schema {
 }
 
 // The Avro records as avsc reads them (unions unwrapped: null or the value).
-interface AvroEvidence { toolCallIds: string[]; since: number }
-interface AvroVerdict { decision: string; detector: string | null; level: string | null; count: number | null; notify: boolean | null; pairedToolName: string | null; shadow: boolean | null; evidence: AvroEvidence | null }
+interface AvroEvidence {
+  toolCallIds: string[];
+  since: number;
+}
+interface AvroVerdict {
+  decision: string;
+  detector: string | null;
+  level: string | null;
+  count: number | null;
+  notify: boolean | null;
+  pairedToolName: string | null;
+  shadow: boolean | null;
+  evidence: AvroEvidence | null;
+}
 interface AvroRun {
-  lastTs: number | null; agentId: string | null;
+  lastTs: number | null;
+  agentId: string | null;
   history: Array<{ toolName: string; argsHash: string; toolCallId: string | null; resultHash: string | null; unknownToolName: string | null; ts: number }>;
   guard: { remaining: number; window: string[]; windowEvents: Array<{ toolCallId: string | null; ts: number }> } | null;
   aborted: { count: number; toolName: string; detector: string | null; evidence: AvroEvidence | null } | null;
@@ -35,15 +48,32 @@ interface AvroRun {
   warnings: Array<{ key: string; count: number }>;
   eventIds: Array<{ eventType: string; eventId: string; verdict: AvroVerdict | null }>;
 }
-interface AvroPair { pairId: string; timestamps: number[]; cooldown: Cooldown | null; seen: Array<{ id: string; ts: number }>; streamTime: number }
-interface AvroReceiver { receiverId: string; events: Array<{ ts: number; senderId: string }>; cooldown: Cooldown | null }
-interface AvroConversation { pairList: AvroPair[]; receiverList: AvroReceiver[] }
+interface AvroPair {
+  pairId: string;
+  timestamps: number[];
+  cooldown: Cooldown | null;
+  seen: Array<{ id: string; ts: number }>;
+  streamTime: number;
+}
+interface AvroReceiver {
+  receiverId: string;
+  events: Array<{ ts: number; senderId: string }>;
+  cooldown: Cooldown | null;
+}
+interface AvroConversation {
+  pairList: AvroPair[];
+  receiverList: AvroReceiver[];
+}
 
 function stateCodec<S, A>(name: string, toAvro: (s: S) => A, fromAvro: (a: A) => S): ValueCodec<StoreEntry<S>> {
   const schema = loadSchema(name);
   const type = lazyType(schema);
   return {
-    name, schema, get type() { return type(); },
+    name,
+    schema,
+    get type() {
+      return type();
+    },
     toAvro: (e) => ({ offset: e.offset, state: toAvro(e.state) }),
     fromAvro: (r) => {
       const { offset, state } = r as { offset: number; state: A };
@@ -61,7 +91,16 @@ const shadowFromAvro = (s: boolean | null): true | undefined => (s === true ? tr
 function verdictToAvro(v: Verdict | null): AvroVerdict | null {
   if (v === null) return null;
   if (v.decision === 'allow') return { decision: 'allow', detector: null, level: null, count: null, notify: null, pairedToolName: null, shadow: v.shadow ?? null, evidence: null };
-  return { decision: v.decision, detector: v.detector, level: v.level, count: v.count, notify: v.notify, pairedToolName: v.pairedToolName ?? null, shadow: v.shadow ?? null, evidence: evidenceToAvro(v.evidence) };
+  return {
+    decision: v.decision,
+    detector: v.detector,
+    level: v.level,
+    count: v.count,
+    notify: v.notify,
+    pairedToolName: v.pairedToolName ?? null,
+    shadow: v.shadow ?? null,
+    evidence: evidenceToAvro(v.evidence),
+  };
 }
 
 // Optional members are set only when present, so a restored verdict equals the one folded.
@@ -70,8 +109,14 @@ function verdictFromAvro(v: AvroVerdict | null): Verdict | null {
   const shadow = shadowFromAvro(v.shadow);
   if (v.decision === 'allow') return shadow ? { decision: 'allow', shadow } : { decision: 'allow' };
   return {
-    decision: v.decision as 'warn' | 'block', detector: v.detector as Extract<Verdict, { detector: unknown }>['detector'], level: v.level as 'warning' | 'critical', count: v.count ?? 0, notify: v.notify ?? true, pairedToolName: orUndefined(v.pairedToolName),
-    shadow, evidence: evidenceFromAvro(v.evidence),
+    decision: v.decision as 'warn' | 'block',
+    detector: v.detector as Extract<Verdict, { detector: unknown }>['detector'],
+    level: v.level as 'warning' | 'critical',
+    count: v.count ?? 0,
+    notify: v.notify ?? true,
+    pairedToolName: orUndefined(v.pairedToolName),
+    shadow,
+    evidence: evidenceFromAvro(v.evidence),
   };
 }
 
@@ -82,7 +127,10 @@ function abortedFromAvro(a: NonNullable<AvroRun['aborted']>): Aborted {
 
 function guardFromAvro(g: NonNullable<AvroRun['guard']>): RunState['guard'] {
   // A guard written before windowEvents existed restores with unknown ids and ts 0.
-  return { remaining: g.remaining, window: g.window.map((triple, i) => ({ triple, toolCallId: orUndefined(g.windowEvents[i]?.toolCallId ?? null), ts: g.windowEvents[i]?.ts ?? 0 })) };
+  return {
+    remaining: g.remaining,
+    window: g.window.map((triple, i) => ({ triple, toolCallId: orUndefined(g.windowEvents[i]?.toolCallId ?? null), ts: g.windowEvents[i]?.ts ?? 0 })),
+  };
 }
 
 const SEEN_SEPARATOR = '\u0000';
@@ -90,9 +138,21 @@ const SEEN_SEPARATOR = '\u0000';
 export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
   'tool-loop-state',
   (s) => ({
-    lastTs: s.lastTs, agentId: s.agentId,
-    history: s.history.map((h) => ({ toolName: h.toolName, argsHash: h.argsHash, toolCallId: h.toolCallId ?? null, resultHash: h.resultHash ?? null, unknownToolName: h.unknownToolName ?? null, ts: h.ts })),
-    guard: s.guard && { remaining: s.guard.remaining, window: s.guard.window.map((w) => w.triple), windowEvents: s.guard.window.map((w) => ({ toolCallId: w.toolCallId ?? null, ts: w.ts })) },
+    lastTs: s.lastTs,
+    agentId: s.agentId,
+    history: s.history.map((h) => ({
+      toolName: h.toolName,
+      argsHash: h.argsHash,
+      toolCallId: h.toolCallId ?? null,
+      resultHash: h.resultHash ?? null,
+      unknownToolName: h.unknownToolName ?? null,
+      ts: h.ts,
+    })),
+    guard: s.guard && {
+      remaining: s.guard.remaining,
+      window: s.guard.window.map((w) => w.triple),
+      windowEvents: s.guard.window.map((w) => ({ toolCallId: w.toolCallId ?? null, ts: w.ts })),
+    },
     aborted: s.aborted && { count: s.aborted.count, toolName: s.aborted.toolName, detector: s.aborted.detector, evidence: evidenceToAvro(s.aborted.evidence) },
     blocked: s.blocked && { count: s.blocked.count, since: s.blocked.since, toolCallIds: [...s.blocked.toolCallIds] },
     warnings: s.warnings.map(([key, count]) => ({ key, count })),
@@ -102,29 +162,59 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
     }),
   }),
   (a) => ({
-    lastTs: a.lastTs, agentId: a.agentId,
-    history: a.history.map((h): ToolRecord => ({ toolName: h.toolName, argsHash: h.argsHash, toolCallId: orUndefined(h.toolCallId), resultHash: orUndefined(h.resultHash), unknownToolName: orUndefined(h.unknownToolName), ts: h.ts })),
+    lastTs: a.lastTs,
+    agentId: a.agentId,
+    history: a.history.map((h): ToolRecord => ({
+      toolName: h.toolName,
+      argsHash: h.argsHash,
+      toolCallId: orUndefined(h.toolCallId),
+      resultHash: orUndefined(h.resultHash),
+      unknownToolName: orUndefined(h.unknownToolName),
+      ts: h.ts,
+    })),
     guard: a.guard && guardFromAvro(a.guard),
     aborted: a.aborted && abortedFromAvro(a.aborted),
     blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },
     warnings: a.warnings.map((w) => [w.key, w.count] as const),
-    seen: idsFrom(a.eventIds.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const), MAX_EVENT_IDS),
+    seen: idsFrom(
+      a.eventIds.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const),
+      MAX_EVENT_IDS,
+    ),
   }),
 );
 
 export const botLoopStateCodec = stateCodec<ConversationState, AvroConversation>(
   'bot-loop-state',
   (s) => ({
-    pairList: [...s.pairs].map(([pairId, p]) => ({ pairId, timestamps: [...p.timestamps], cooldown: p.cooldown, seen: p.seen.map(([id, ts]) => ({ id, ts })), streamTime: p.streamTime })),
+    pairList: [...s.pairs].map(([pairId, p]) => ({
+      pairId,
+      timestamps: [...p.timestamps],
+      cooldown: p.cooldown,
+      seen: p.seen.map(([id, ts]) => ({ id, ts })),
+      streamTime: p.streamTime,
+    })),
     receiverList: [...s.receivers].map(([receiverId, r]) => ({ receiverId, events: r.events.map(([ts, senderId]) => ({ ts, senderId })), cooldown: r.cooldown })),
   }),
   (a) => ({
-    pairs: new Map(a.pairList.map((p): [string, PairState] => [p.pairId, {
-      timestamps: [...p.timestamps], cooldown: p.cooldown && { start: p.cooldown.start, until: p.cooldown.until },
-      seen: p.seen.map((x) => [x.id, x.ts] as const), streamTime: p.streamTime,
-    }])),
-    receivers: new Map(a.receiverList.map((r): [string, ReceiverState] => [r.receiverId, {
-      events: r.events.map((e) => [e.ts, e.senderId] as const), cooldown: r.cooldown && { start: r.cooldown.start, until: r.cooldown.until },
-    }])),
+    pairs: new Map(
+      a.pairList.map((p): [string, PairState] => [
+        p.pairId,
+        {
+          timestamps: [...p.timestamps],
+          cooldown: p.cooldown && { start: p.cooldown.start, until: p.cooldown.until },
+          seen: p.seen.map((x) => [x.id, x.ts] as const),
+          streamTime: p.streamTime,
+        },
+      ]),
+    ),
+    receivers: new Map(
+      a.receiverList.map((r): [string, ReceiverState] => [
+        r.receiverId,
+        {
+          events: r.events.map((e) => [e.ts, e.senderId] as const),
+          cooldown: r.cooldown && { start: r.cooldown.start, until: r.cooldown.until },
+        },
+      ]),
+    ),
   }),
 );

@@ -29,7 +29,10 @@ const START_TIMEOUT_MS = 180_000;
 const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:2.8';
 
 const log = (msg) => process.stderr.write(`stack: ${msg}\n`);
-const fail = (msg) => { log(`error: ${msg}`); process.exit(1); };
+const fail = (msg) => {
+  log(`error: ${msg}`);
+  process.exit(1);
+};
 
 function requireTool(cmd, args, hint) {
   const r = spawnSync(cmd, args, { encoding: 'utf8' });
@@ -73,7 +76,10 @@ function apicurioHome() {
   if (!existsSync(join(staging, `apicurio-registry-app-${APICURIO_VERSION}-runner.jar`))) fail(`${archive} holds no runner jar`);
   rmSync(download, { recursive: true, force: true });
   // Another stack sharing the cache may have put its copy in place meanwhile, and may be running it.
-  if (existsSync(jar)) { rmSync(staging, { recursive: true, force: true }); return { home, jar }; }
+  if (existsSync(jar)) {
+    rmSync(staging, { recursive: true, force: true });
+    return { home, jar };
+  }
   rmSync(home, { recursive: true, force: true });
   renameSync(staging, home);
   return { home, jar };
@@ -83,7 +89,10 @@ function freePort() {
   return new Promise((res, rej) => {
     const srv = createServer();
     srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => res(port)); });
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
   });
 }
 
@@ -101,20 +110,28 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function waitUntil(name, child, probe) {
   const deadline = Date.now() + START_TIMEOUT_MS;
   let exited = null;
-  child.once('exit', (code) => { exited = code; });
+  child.once('exit', (code) => {
+    exited = code;
+  });
   while (Date.now() < deadline) {
     if (exited !== null) break;
     if (await probe().catch(() => false)) return;
     await sleep(250);
   }
-  const tail = readFileSync(join(stackDir, `${name}.log`), 'utf8').split('\n').slice(-30).join('\n');
+  const tail = readFileSync(join(stackDir, `${name}.log`), 'utf8')
+    .split('\n')
+    .slice(-30)
+    .join('\n');
   fail(`${name} ${exited !== null ? `exited with ${exited}` : 'did not answer in time'}; last log lines:\n${tail}`);
 }
 
 function tcpOpen(port) {
   return new Promise((res) => {
     const s = connect(port, '127.0.0.1');
-    s.once('connect', () => { s.destroy(); res(true); });
+    s.once('connect', () => {
+      s.destroy();
+      res(true);
+    });
     s.once('error', () => res(false));
   });
 }
@@ -139,7 +156,11 @@ async function registryAnswers(url) {
 }
 
 async function up() {
-  if (existsSync(join(stackDir, 'env')) && status(true)) { log('already running'); printEnv(); return; }
+  if (existsSync(join(stackDir, 'env')) && status(true)) {
+    log('already running');
+    printEnv();
+    return;
+  }
   requireTool('java', ['-version'], 'Install a Java 17+ runtime (e.g. apt-get install openjdk-17-jre-headless).');
   requireTool('mvn', ['-v'], 'Install Apache Maven (e.g. apt-get install maven).');
   await down(true);
@@ -151,28 +172,31 @@ async function up() {
   const dataDir = join(stackDir, 'kafka-data');
   mkdirSync(dataDir, { recursive: true });
   const props = join(stackDir, 'server.properties');
-  writeFileSync(props, [
-    'process.roles=broker,controller',
-    'node.id=1',
-    `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${kafkaPort},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${kafkaPort}`,
-    'controller.listener.names=CONTROLLER',
-    'inter.broker.listener.name=PLAINTEXT',
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
-    `log.dirs=${dataDir}`,
-    'num.partitions=1',
-    'offsets.topic.replication.factor=1',
-    'offsets.topic.num.partitions=4',
-    'transaction.state.log.replication.factor=1',
-    'transaction.state.log.min.isr=1',
-    'transaction.state.log.num.partitions=4',
-    'group.initial.rebalance.delay.ms=0',
-    'auto.create.topics.enable=false',
-    'share.coordinator.state.topic.replication.factor=1',
-    'share.coordinator.state.topic.min.isr=1',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    props,
+    [
+      'process.roles=broker,controller',
+      'node.id=1',
+      `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+      `listeners=PLAINTEXT://127.0.0.1:${kafkaPort},CONTROLLER://127.0.0.1:${controllerPort}`,
+      `advertised.listeners=PLAINTEXT://127.0.0.1:${kafkaPort}`,
+      'controller.listener.names=CONTROLLER',
+      'inter.broker.listener.name=PLAINTEXT',
+      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+      `log.dirs=${dataDir}`,
+      'num.partitions=1',
+      'offsets.topic.replication.factor=1',
+      'offsets.topic.num.partitions=4',
+      'transaction.state.log.replication.factor=1',
+      'transaction.state.log.min.isr=1',
+      'transaction.state.log.num.partitions=4',
+      'group.initial.rebalance.delay.ms=0',
+      'auto.create.topics.enable=false',
+      'share.coordinator.state.topic.replication.factor=1',
+      'share.coordinator.state.topic.min.isr=1',
+      '',
+    ].join('\n'),
+  );
   const jvm = ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
   const clusterId = randomBytes(16).toString('base64url');
   const fmt = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props], { encoding: 'utf8' });
@@ -180,13 +204,21 @@ async function up() {
 
   log(`starting Kafka on 127.0.0.1:${kafkaPort}, Apicurio Registry on 127.0.0.1:${registryPort}`);
   const kafka = startDetached('kafka', [...jvm, 'kafka.Kafka', props]);
-  const registry = startDetached('registry', [
-    '-Xms128m', '-Xmx512m',
-    `-Dquarkus.http.port=${registryPort}`, '-Dquarkus.http.host=127.0.0.1',
-    '-Dquarkus.log.level=WARN', '-Dquarkus.http.limits.max-body-size=20M',
-    '-Dapicurio.ccompat.legacy-id-mode.enabled=true',
-    '-jar', apicurio.jar,
-  ], {});
+  const registry = startDetached(
+    'registry',
+    [
+      '-Xms128m',
+      '-Xmx512m',
+      `-Dquarkus.http.port=${registryPort}`,
+      '-Dquarkus.http.host=127.0.0.1',
+      '-Dquarkus.log.level=WARN',
+      '-Dquarkus.http.limits.max-body-size=20M',
+      '-Dapicurio.ccompat.legacy-id-mode.enabled=true',
+      '-jar',
+      apicurio.jar,
+    ],
+    {},
+  );
 
   const brokers = `127.0.0.1:${kafkaPort}`;
   const registryUrl = `http://127.0.0.1:${registryPort}/apis/ccompat/v7`;
@@ -199,7 +231,9 @@ async function up() {
   printEnv();
 }
 
-function printEnv() { process.stdout.write(readFileSync(join(stackDir, 'env'), 'utf8')); }
+function printEnv() {
+  process.stdout.write(readFileSync(join(stackDir, 'env'), 'utf8'));
+}
 
 function pidOf(name) {
   const f = join(stackDir, `${name}.pid`);
@@ -207,7 +241,12 @@ function pidOf(name) {
 }
 
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function status(quiet = false) {
@@ -244,7 +283,12 @@ async function restartKafka() {
   const classpath = kafkaClasspath();
   const jvm = ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
   const kafka = startDetached('kafka', [...jvm, 'kafka.Kafka', join(stackDir, 'server.properties')]);
-  const env = Object.fromEntries(readFileSync(join(stackDir, 'env'), 'utf8').trim().split('\n').map((l) => l.split('=')));
+  const env = Object.fromEntries(
+    readFileSync(join(stackDir, 'env'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=')),
+  );
   const port = Number(env.KAFKA_BROKERS.split(':')[1]);
   await waitUntil('kafka', kafka, async () => (await tcpOpen(port)) && kafkaAnswers(env.KAFKA_BROKERS));
   log('kafka restarted');
@@ -265,6 +309,8 @@ else if (cmd === 'thaw-registry') signalRegistry('SIGCONT');
 else if (cmd === 'down') await down();
 else if (cmd === 'status') process.exit(status() ? 0 : 1);
 else {
-  process.stderr.write('usage: node scripts/stack.mjs up|down|status|restart-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, freeze-registry, thaw-registry  fault injection for tests\n');
+  process.stderr.write(
+    'usage: node scripts/stack.mjs up|down|status|restart-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
+  );
   process.exit(cmd === '--help' || cmd === '-h' ? 0 : 2);
 }

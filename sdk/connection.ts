@@ -57,7 +57,12 @@ export class Connection {
 
   static async open(opts: ClientOptions, inputs: ReadonlyArray<{ topic: keyof TopicNames; codec: ValueCodec }>): Promise<Connection> {
     const topics = { ...DEFAULT_TOPICS, ...opts.topics };
-    const settings = configFrom({ loopguard: { kafka: { brokers: [...opts.brokers], clientId: opts.clientId ?? 'loopguard-sdk', ssl: opts.ssl ?? false, ...(opts.sasl ? { sasl: opts.sasl } : {}) }, schemaRegistry: { url: opts.schemaRegistryUrl } } }).settings;
+    const settings = configFrom({
+      loopguard: {
+        kafka: { brokers: [...opts.brokers], clientId: opts.clientId ?? 'loopguard-sdk', ssl: opts.ssl ?? false, ...(opts.sasl ? { sasl: opts.sasl } : {}) },
+        schemaRegistry: { url: opts.schemaRegistryUrl },
+      },
+    }).settings;
     const log = opts.logger ?? createLogger({ log: { level: 'warn', redact: true } }, 'loopguard-sdk');
     const kafka = connectKafka(settings, log);
     const catalog = SchemaCatalog.connect(settings.schemaRegistry.url);
@@ -78,7 +83,9 @@ export class Connection {
     return partitionFor(stateKey, n);
   }
 
-  onDecision(listener: (d: Decision) => void): void { this.listeners.push(listener); }
+  onDecision(listener: (d: Decision) => void): void {
+    this.listeners.push(listener);
+  }
 
   /**
    * Publishes `value` and waits for the decision with `correlation`, or undefined after the
@@ -86,9 +93,15 @@ export class Connection {
    */
   async request(topic: string, partition: number, key: string, value: Buffer, correlation: string | undefined): Promise<Decision | undefined> {
     await this.follower.follow(partition);
-    if (correlation === undefined) { await this.sender.send([{ topic, partition, key, value }]); return undefined; }
+    if (correlation === undefined) {
+      await this.sender.send([{ topic, partition, key, value }]);
+      return undefined;
+    }
     const answer = new Promise<Decision | undefined>((resolve) => {
-      const timer = setTimeout(() => { this.waiters.delete(correlation); resolve(undefined); }, this.timeoutMs);
+      const timer = setTimeout(() => {
+        this.waiters.delete(correlation);
+        resolve(undefined);
+      }, this.timeoutMs);
       this.waiters.set(correlation, { resolve, timer });
     });
     await this.sender.send([{ topic, partition, key, value }]);
@@ -101,7 +114,9 @@ export class Connection {
   }
 
   private correlationOf?: (d: Decision) => string | undefined;
-  setCorrelation(f: (d: Decision) => string | undefined): void { this.correlationOf = f; }
+  setCorrelation(f: (d: Decision) => string | undefined): void {
+    this.correlationOf = f;
+  }
 
   private async onRecord(value: Buffer | null): Promise<void> {
     let d: Decision;
@@ -122,7 +137,10 @@ export class Connection {
   }
 
   async close(): Promise<void> {
-    for (const w of this.waiters.values()) { clearTimeout(w.timer); w.resolve(undefined); }
+    for (const w of this.waiters.values()) {
+      clearTimeout(w.timer);
+      w.resolve(undefined);
+    }
     this.waiters.clear();
     await this.follower.stop().catch(() => {});
     await this.sender.close().catch(() => {});

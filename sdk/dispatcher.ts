@@ -23,12 +23,18 @@ export type Inbound =
 
 function adapt(i: Inbound): AdapterResult {
   switch (i.channel) {
-    case 'discord': return fromDiscord(i.payload, i.context);
-    case 'slack': return fromSlack(i.payload, i.context);
-    case 'matrix': return fromMatrix(i.payload, i.context);
-    case 'googlechat': return fromGoogleChat(i.payload, i.context);
-    case 'feishu': return fromFeishu(i.payload, i.context);
-    case 'telegram': return fromTelegram(i.payload, i.context);
+    case 'discord':
+      return fromDiscord(i.payload, i.context);
+    case 'slack':
+      return fromSlack(i.payload, i.context);
+    case 'matrix':
+      return fromMatrix(i.payload, i.context);
+    case 'googlechat':
+      return fromGoogleChat(i.payload, i.context);
+    case 'feishu':
+      return fromFeishu(i.payload, i.context);
+    case 'telegram':
+      return fromTelegram(i.payload, i.context);
     default: {
       const none: never = i;
       return unreachable('inbound channel', none);
@@ -40,7 +46,10 @@ export class LoopguardDispatcher {
   /** Pair key → end of its known cooldown (event time). */
   private readonly cooldowns = new Map<string, { until: number; reason: InboundVerdict['reason'] }>();
 
-  private constructor(private readonly conn: Connection, private readonly failure: 'open' | 'closed') {
+  private constructor(
+    private readonly conn: Connection,
+    private readonly failure: 'open' | 'closed',
+  ) {
     conn.setCorrelation((d) => (d.type === 'bot_decision' && d.eventId ? `${d.key}/${d.eventId}` : undefined));
     conn.onDecision((d) => {
       if (d.type !== 'bot_decision' || d.decision !== 'suppress') return;
@@ -73,9 +82,12 @@ export class LoopguardDispatcher {
       return { deliver: false, reason: known.reason, cooldownUntil: known.until, answeredBy: 'local-cooldown' };
     }
     const d = await this.conn.request(topic, partition, key, value, `${key}/${event.eventId}`);
-    if (d === undefined || d.type !== 'bot_decision') return { deliver: this.failure === 'open', reason: null, cooldownUntil: null, answeredBy: this.failure === 'open' ? 'fail-open' : 'fail-closed' };
+    if (d === undefined || d.type !== 'bot_decision')
+      return { deliver: this.failure === 'open', reason: null, cooldownUntil: null, answeredBy: this.failure === 'open' ? 'fail-open' : 'fail-closed' };
     return { deliver: d.decision === 'deliver', reason: d.reason, cooldownUntil: d.cooldownUntil, answeredBy: 'loopguard' };
   }
 
-  close(): Promise<void> { return this.conn.close(); }
+  close(): Promise<void> {
+    return this.conn.close();
+  }
 }

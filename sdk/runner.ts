@@ -46,13 +46,15 @@ export interface RunnerOptions extends ClientOptions {
   readonly onAbort?: (abort: RunAbortNotice) => void;
 }
 
-
 export class LoopguardRunner {
   private readonly aborted = new Map<string, RunAbortNotice>();
   /** argsHash of calls awaiting their outcome, so arguments are hashed once per call. */
   private readonly pendingArgs = new Map<string, string>();
 
-  private constructor(private readonly conn: Connection, private readonly opts: RunnerOptions) {
+  private constructor(
+    private readonly conn: Connection,
+    private readonly opts: RunnerOptions,
+  ) {
     conn.setCorrelation((d) => (d.type === 'tool_decision' ? `${d.key}/${d.toolCallId}` : undefined));
     conn.onDecision((d) => this.noticeAbort(d));
   }
@@ -104,7 +106,9 @@ export class LoopguardRunner {
     this.aborted.delete(runKeyOf(run));
   }
 
-  close(): Promise<void> { return this.conn.close(); }
+  close(): Promise<void> {
+    return this.conn.close();
+  }
 
   private identity(r: RunRef) {
     return { sessionKey: r.sessionKey, runId: r.runId ?? null, agentId: r.agentId ?? null };
@@ -128,7 +132,12 @@ export class LoopguardRunner {
   private failurePolicy(toolName: string, toolCallId: string): ToolVerdict {
     if (this.opts.failure === 'open') return { decision: 'allow', toolCallId, message: null, notify: false, detector: null, count: null, answeredBy: 'fail-open' };
     return {
-      decision: 'block', toolCallId, notify: true, detector: null, count: null, answeredBy: 'fail-closed',
+      decision: 'block',
+      toolCallId,
+      notify: true,
+      detector: null,
+      count: null,
+      answeredBy: 'fail-closed',
       message: `[loopguard] "${toolName}" was not run: the loop guard did not answer in ${this.conn.timeoutMs} ms and this runner fails closed. Try again shortly.`,
     };
   }

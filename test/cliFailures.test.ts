@@ -54,7 +54,11 @@ describe('loopguard tail', () => {
 
     const tail = lg(['tail', '--config', w.configFile, '--json', '--from-beginning', '--max', '3', '--timeout', '60']);
     expect(await tail.exited()).toBe(0);
-    const printed = tail.output().split('\n').filter((l) => l.startsWith('{"type"')).map((l) => (JSON.parse(l) as { id: string }).id);
+    const printed = tail
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{"type"'))
+      .map((l) => (JSON.parse(l) as { id: string }).id);
     expect(printed).toEqual(decisions.map((d) => d.id));
     expect(tail.output()).toMatch(/"offset":0,"reason":"bad_magic_byte".*"msg":"undecodable decision skipped"/);
   });

@@ -14,7 +14,10 @@ function traffic(runId: string, conversationId: string, start: number): Record<s
   const args = { path: 'src/config.ts' };
   for (let i = 0; i < 22; i++) {
     const call = { sessionKey: `agent:main:${runId}`, runId, toolCallId: `${runId}-${i}`, toolName: 'read', args };
-    events.push({ type: 'tool_call', ts: (ts += 600), ...call }, { type: 'tool_outcome', ts: (ts += 400), ...call, result: { content: [{ type: 'text', text: 'export const retries = 3;' }] } });
+    events.push(
+      { type: 'tool_call', ts: (ts += 600), ...call },
+      { type: 'tool_outcome', ts: (ts += 400), ...call, result: { content: [{ type: 'text', text: 'export const retries = 3;' }] } },
+    );
   }
   for (let i = 0; i < 25; i++) {
     const [senderId, receiverId] = i % 2 ? ['B0BETA', 'B0ALPHA'] : ['B0ALPHA', 'B0BETA'];
@@ -55,7 +58,12 @@ describe('loopguard console', () => {
     await run.waitFor({ timeout: 90_000 });
     await expect.poll(() => run.innerText(), { timeout: 30_000 }).toMatch(/block/i);
     expect(await run.innerText()).toContain('read');
-    expect(await page.locator('tr.message-row').filter({ hasText: block!.message as string }).count()).toBe(1);
+    expect(
+      await page
+        .locator('tr.message-row')
+        .filter({ hasText: block!.message as string })
+        .count(),
+    ).toBe(1);
 
     const pair = page.locator('tr[data-pair="B0ALPHA ↔ B0BETA"]');
     await pair.waitFor({ timeout: 90_000 });
@@ -70,7 +78,9 @@ describe('loopguard console', () => {
     // Time left by stream time: against the newest decision, whenever the page is looked at.
     const until = Math.max(...expected.map((d) => (d.cooldownUntil as number | null) ?? 0));
     const left = Math.ceil((until - Math.max(...expected.map((d) => d.ts as number))) / 1000);
-    await expect.poll(() => pair.locator('td.left strong').innerText(), { timeout: 10_000 }).toBe(left < 60 ? `${left}s` : `${Math.floor(left / 60)}m ${String(left % 60).padStart(2, '0')}s`);
+    await expect
+      .poll(() => pair.locator('td.left strong').innerText(), { timeout: 10_000 })
+      .toBe(left < 60 ? `${left}s` : `${Math.floor(left / 60)}m ${String(left % 60).padStart(2, '0')}s`);
 
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, 'console.png'), fullPage: true });

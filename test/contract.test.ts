@@ -10,7 +10,11 @@ import { collectDecisions, lg, lgOk, session, waitFor, world } from './helpers/h
 function nextVersion(): ValueCodec<Record<string, unknown>> {
   const schema = loadSchema('tool-event') as { fields: object[] };
   const v2 = { ...schema, fields: [...schema.fields, { name: 'traceId', type: ['null', 'string'], default: null }] };
-  return { ...toolEventCodec, schema: v2 as avro.Schema, type: avro.Type.forSchema(v2 as avro.Schema), toAvro: (e) => ({ ...(toolEventCodec.toAvro(e) as object), traceId: e.traceId ?? null }),
+  return {
+    ...toolEventCodec,
+    schema: v2 as avro.Schema,
+    type: avro.Type.forSchema(v2 as avro.Schema),
+    toAvro: (e) => ({ ...(toolEventCodec.toAvro(e) as object), traceId: e.traceId ?? null }),
     // the next version declares the field, so its reader keeps it
     fromAvro: (r) => {
       const traceId = (r as { traceId?: string | null }).traceId;
@@ -65,7 +69,12 @@ describe('bad input', () => {
     const decisions = await collectDecisions(w);
     const dead: Array<{ headers: Readonly<Record<string, string>>; offset: number }> = [];
     const reader = kafka.groupConsumer(`${w.name}-dlq`, { topics: [w.config.topics.deadLetter], fromBeginning: true });
-    await reader.run({ onBatch: async (b) => { for (const r of b.records) dead.push({ headers: r.headers, offset: r.offset }); return b.records.at(-1)?.offset; } });
+    await reader.run({
+      onBatch: async (b) => {
+        for (const r of b.records) dead.push({ headers: r.headers, offset: r.offset });
+        return b.records.at(-1)?.offset;
+      },
+    });
     await waitFor('3 decisions and 5 dead letters', () => decisions.byId.size >= 3 && dead.length >= 5);
 
     expect([...decisions.byId.values()].map((d) => d.ts).sort()).toEqual([1, 2, 5]);

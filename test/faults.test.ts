@@ -49,10 +49,13 @@ describe.skipIf(plan.kind === 'none')(title, () => {
     const topic = w.config.topics.toolEvents;
     await catalog.register(topic, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
     const sender = await kafka.producer();
-    const send = (from: number, n: number) => sender.send(Array.from({ length: n }, (_, i) => {
-      const e = { type: 'tool_call', ts: from + i, runId: `r${i % 3}`, toolName: 'read', args: { i: from + i } };
-      return { topic, partition: partitionFor(e.runId, 3), key: e.runId, value: catalog.encode(topic, toolEventCodec, e) };
-    }));
+    const send = (from: number, n: number) =>
+      sender.send(
+        Array.from({ length: n }, (_, i) => {
+          const e = { type: 'tool_call', ts: from + i, runId: `r${i % 3}`, toolName: 'read', args: { i: from + i } };
+          return { topic, partition: partitionFor(e.runId, 3), key: e.runId, value: catalog.encode(topic, toolEventCodec, e) };
+        }),
+      );
     const got = await collectDecisions(w);
     const run = lg(['run', '--config', w.configFile]);
     await send(0, 10);

@@ -24,7 +24,8 @@ function goodEvents(): Record<string, unknown>[] {
   }
   // Prototype names are plain names: decided like any other.
   for (const channel of ['constructor', '__proto__', 'toString']) {
-    for (let k = 0; k < 3; k++) out.push({ type: 'bot_message', ts: (ts += 5), channel, accountId: 'hasOwnProperty', conversationId: 'valueOf', senderId: 'A', receiverId: 'B', eventId: `${channel}-${k}` });
+    for (let k = 0; k < 3; k++)
+      out.push({ type: 'bot_message', ts: (ts += 5), channel, accountId: 'hasOwnProperty', conversationId: 'valueOf', senderId: 'A', receiverId: 'B', eventId: `${channel}-${k}` });
   }
   out.push({ type: 'tool_call', ts: (ts += 10), runId: '__proto__', sessionKey: 'constructor', toolName: 'toString', args: { a: 1 }, eventId: '__proto__' });
   // An eventId says nothing across types: this call is decided although an outcome had its id.
@@ -34,22 +35,51 @@ function goodEvents(): Record<string, unknown>[] {
 }
 
 /** A codec that writes the Avro record as given, as a foreign producer might. */
-const verbatim = (codec: ValueCodec<Record<string, unknown>>): ValueCodec<Record<string, unknown>> => ({ ...codec, toAvro: (r) => r, get type() { return codec.type; } });
+const verbatim = (codec: ValueCodec<Record<string, unknown>>): ValueCodec<Record<string, unknown>> => ({
+  ...codec,
+  toAvro: (r) => r,
+  get type() {
+    return codec.type;
+  },
+});
 
-function badRecords(w: World): Array<{ record: Omit<OutRecord, 'value'>; value: Record<string, unknown>; codec: ValueCodec<Record<string, unknown>>; reason: string; why: RegExp }> {
+function badRecords(
+  w: World,
+): Array<{ record: Omit<OutRecord, 'value'>; value: Record<string, unknown>; codec: ValueCodec<Record<string, unknown>>; reason: string; why: RegExp }> {
   const parts = w.config.settings.topics.partitions;
   const tool = (runId: string) => ({ topic: w.config.topics.toolEvents, partition: partitionFor(runId, parts), key: runId });
   const bot = { topic: w.config.topics.channelEvents, partition: partitionFor(JSON.stringify(['slack', 'T', 'C']), parts), key: 'storm' };
   const nulls = Object.fromEntries((toolEventCodec.schema as { fields: Array<{ name: string }> }).fields.map((f) => [f.name, null]));
   const deep = '['.repeat(10_000) + ']'.repeat(10_000);
   return [
-    { record: tool('run-deep'), codec: verbatim(toolEventCodec), value: { ...nulls, type: 'tool_call', ts: T0, runId: 'run-deep', toolName: 'read', args: deep }, reason: 'invalid_event', why: /^args: nests deeper than/ },
+    {
+      record: tool('run-deep'),
+      codec: verbatim(toolEventCodec),
+      value: { ...nulls, type: 'tool_call', ts: T0, runId: 'run-deep', toolName: 'read', args: deep },
+      reason: 'invalid_event',
+      why: /^args: nests deeper than/,
+    },
     ...Array.from({ length: 3 }, (_, i) => ({
-      record: bot, codec: channelEventCodec, reason: 'invalid_event', why: /^ts: must be an integer from 0 to/,
+      record: bot,
+      codec: channelEventCodec,
+      reason: 'invalid_event',
+      why: /^ts: must be an integer from 0 to/,
       value: { type: 'bot_message', ts: 9_007_199_254_740_000 + i, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: 'A', receiverId: 'B' },
     })),
-    { record: tool('run-long-ids'), codec: toolEventCodec, value: { type: 'tool_call', ts: T0, runId: 'run-long-ids', toolName: 'read', args: {}, eventId: 'x'.repeat(1000) }, reason: 'invalid_event', why: /^eventId: must be at most 256 characters/ },
-    { record: tool('run-future'), codec: toolEventCodec, value: { type: 'tool_call', ts: Date.now() + 3_600_000, runId: 'run-future', toolName: 'read', args: {} }, reason: 'future_timestamp', why: /ahead of this host's clock/ },
+    {
+      record: tool('run-long-ids'),
+      codec: toolEventCodec,
+      value: { type: 'tool_call', ts: T0, runId: 'run-long-ids', toolName: 'read', args: {}, eventId: 'x'.repeat(1000) },
+      reason: 'invalid_event',
+      why: /^eventId: must be at most 256 characters/,
+    },
+    {
+      record: tool('run-future'),
+      codec: toolEventCodec,
+      value: { type: 'tool_call', ts: Date.now() + 3_600_000, runId: 'run-future', toolName: 'read', args: {} },
+      reason: 'future_timestamp',
+      why: /ahead of this host's clock/,
+    },
   ];
 }
 
@@ -70,7 +100,12 @@ describe('hostile input on the real broker', () => {
       const r = route(topology, e);
       if (!r.ok) throw new Error(r.reason);
       const topic = r.node.inputTopic;
-      return { topic, partition: partitionFor(r.node.process.keyOf(r.event), w.config.settings.topics.partitions), key: r.node.messageKeyOf(r.event), value: catalog.encode(topic, r.node.codecs.input, e) };
+      return {
+        topic,
+        partition: partitionFor(r.node.process.keyOf(r.event), w.config.settings.topics.partitions),
+        key: r.node.messageKeyOf(r.event),
+        value: catalog.encode(topic, r.node.codecs.input, e),
+      };
     });
     const bad = badRecords(w);
     const badEncoded = bad.map((b) => ({ ...b.record, value: catalog.encode(b.record.topic, b.codec, b.value) }));
@@ -84,7 +119,12 @@ describe('hostile input on the real broker', () => {
     const decisions = await collectDecisions(w);
     const dead: Array<Readonly<Record<string, string>>> = [];
     const reader = kafka.groupConsumer(`${w.name}-dlq`, { topics: [w.config.topics.deadLetter], fromBeginning: true });
-    await reader.run({ onBatch: async (b) => { for (const r of b.records) dead.push(r.headers); return b.records.at(-1)?.offset; } });
+    await reader.run({
+      onBatch: async (b) => {
+        for (const r of b.records) dead.push(r.headers);
+        return b.records.at(-1)?.offset;
+      },
+    });
     await waitFor(`${expected.size} decisions and ${bad.length} dead letters`, () => decisions.byId.size >= expected.size && dead.length >= bad.length);
 
     expect(new Set(decisions.byId.keys())).toEqual(new Set(expected.keys()));
@@ -93,7 +133,11 @@ describe('hostile input on the real broker', () => {
     for (const [id, d] of expected) expect(withoutOffset(decisions.byId.get(id)), id).toEqual(withoutOffset(d));
     const reasons = dead.map((h) => h[DEAD_LETTER_HEADERS.reason]).sort();
     expect(reasons).toEqual(bad.map((b) => b.reason).sort());
-    for (const b of bad) expect(dead.some((h) => h[DEAD_LETTER_HEADERS.reason] === b.reason && b.why.test(h[DEAD_LETTER_HEADERS.error] ?? '')), String(b.why)).toBe(true);
+    for (const b of bad)
+      expect(
+        dead.some((h) => h[DEAD_LETTER_HEADERS.reason] === b.reason && b.why.test(h[DEAD_LETTER_HEADERS.error] ?? '')),
+        String(b.why),
+      ).toBe(true);
 
     // A hard stop, then a restart: no crash loop, and the folded state (ids included) is back.
     run.child.kill('SIGKILL');
@@ -102,7 +146,10 @@ describe('hostile input on the real broker', () => {
     await ready(again);
     const redelivered = good.filter((e) => e.eventId === '__proto__' || e.eventId === 'call-13');
     await sender.send(redelivered.map((e) => goodRecords[good.indexOf(e)]!));
-    await waitFor('the redelivered calls answered again', () => decisions.duplicates.filter((d) => ['__proto__', 'call-13'].some((id) => String(d.first.id).endsWith(`/${id}/tool_decision`))).length >= 2);
+    await waitFor(
+      'the redelivered calls answered again',
+      () => decisions.duplicates.filter((d) => ['__proto__', 'call-13'].some((id) => String(d.first.id).endsWith(`/${id}/tool_decision`))).length >= 2,
+    );
     for (const { first, again: repeat } of decisions.duplicates) expect(withoutOffset(repeat)).toEqual(withoutOffset(first));
     expect(again.child.exitCode).toBeNull();
     await sender.close();

@@ -36,7 +36,10 @@ describe('produce → run → decisions', () => {
     await lgOk(['produce', '--config', w.configFile, events]);
     lg(['run', '--config', w.configFile]);
     const out = await lgOk(['tail', '--config', w.configFile, '--json', '--from-beginning', '--max', String(expected.size), '--timeout', '60']);
-    const tailed = out.split('\n').filter((l) => l.startsWith('{"id"') || l.startsWith('{"type"')).map((l) => JSON.parse(l) as { id: string });
+    const tailed = out
+      .split('\n')
+      .filter((l) => l.startsWith('{"id"') || l.startsWith('{"type"'))
+      .map((l) => JSON.parse(l) as { id: string });
     expect(tailed).toHaveLength(expected.size);
     expect(new Set(tailed.map((d) => d.id))).toEqual(new Set(expected.keys()));
     const readable = await lgOk(['tail', '--config', w.configFile, '--from-beginning', '--max', '3', '--timeout', '60']);

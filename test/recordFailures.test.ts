@@ -16,7 +16,12 @@ const THROWS = 2;
 const STATE_DOES_NOT_ENCODE = 3;
 const STATE_TOO_LARGE = 4;
 const DECISION_DOES_NOT_ENCODE = 5;
-const TOOL: Readonly<Record<number, string>> = { [THROWS]: 'explode', [STATE_DOES_NOT_ENCODE]: 'poison-state', [STATE_TOO_LARGE]: 'huge-state', [DECISION_DOES_NOT_ENCODE]: 'bad-decision' };
+const TOOL: Readonly<Record<number, string>> = {
+  [THROWS]: 'explode',
+  [STATE_DOES_NOT_ENCODE]: 'poison-state',
+  [STATE_TOO_LARGE]: 'huge-state',
+  [DECISION_DOES_NOT_ENCODE]: 'bad-decision',
+};
 
 /**
  * The real tool-loop node with planted faults: the fold throws on one tool; a state whose
@@ -47,13 +52,22 @@ function faultyNode(w: World): ProcessorNode {
           return avro;
         },
       },
-      output: { ...output, toAvro: (d) => { if ((d as Record<string, unknown>).toolName === TOOL[DECISION_DOES_NOT_ENCODE]) throw new Error('no such decision field'); return output.toAvro(d); } },
+      output: {
+        ...output,
+        toAvro: (d) => {
+          if ((d as Record<string, unknown>).toolName === TOOL[DECISION_DOES_NOT_ENCODE]) throw new Error('no such decision field');
+          return output.toAvro(d);
+        },
+      },
     },
   };
 }
 
 const call = (i: number, toolName = 'read') => ({ type: 'tool_call', ts: 1000 + i, runId: 'r', toolName, args: { path: '/same' }, eventId: `e${i}` });
-const withoutSource = (d: Record<string, unknown>) => { const { source: _, ...rest } = d; return rest; };
+const withoutSource = (d: Record<string, unknown>) => {
+  const { source: _, ...rest } = d;
+  return rest;
+};
 
 /** The decisions the real node gives an event, in memory. */
 function decide(driver: InMemoryDriver, event: object): Record<string, unknown>[] {
@@ -64,7 +78,9 @@ function decide(driver: InMemoryDriver, event: object): Record<string, unknown>[
 
 describe.each(['at_least_once', 'exactly_once'] as const)('per-record failures (%s)', (guarantee) => {
   it('dead-letters each failing record with its reason, keeps state as before it, and survives a restart', async () => {
-    const w = world(`record-faults-${guarantee.replace(/_/g, '')}`, { tools: { loopDetection: { enabled: true, warningThreshold: 3, criticalThreshold: 6 } } }, 1, { processing: { guarantee } });
+    const w = world(`record-faults-${guarantee.replace(/_/g, '')}`, { tools: { loopDetection: { enabled: true, warningThreshold: 3, criticalThreshold: 6 } } }, 1, {
+      processing: { guarantee },
+    });
     const events = Array.from({ length: 8 }, (_, i) => call(i, TOOL[i]));
     const good = [0, 1, 6, 7].map((i) => events[i]!);
     await lgOk(['topics', 'create', '--config', w.configFile]);
@@ -82,14 +98,24 @@ describe.each(['at_least_once', 'exactly_once'] as const)('per-record failures (
     const { kafka } = session(w);
     const dead: Record<string, string> = {};
     const reader = kafka.groupConsumer(`${w.name}-dlq`, { topics: [w.config.topics.deadLetter], fromBeginning: true });
-    await reader.run({ onBatch: async (b) => { for (const r of b.records) dead[r.headers[DEAD_LETTER_HEADERS.offset]!] = r.headers[DEAD_LETTER_HEADERS.reason]!; return b.records.at(-1)?.offset; } });
+    await reader.run({
+      onBatch: async (b) => {
+        for (const r of b.records) dead[r.headers[DEAD_LETTER_HEADERS.offset]!] = r.headers[DEAD_LETTER_HEADERS.reason]!;
+        return b.records.at(-1)?.offset;
+      },
+    });
 
     const first = await start();
     const driver = new InMemoryDriver(makeTopology([toolLoopNode(w.config)], w.config.topics), 1);
     const expected = good.flatMap((e) => decide(driver, e));
     try {
       await waitFor('decisions for the good records and four dead letters', () => got.byId.size >= expected.length && Object.keys(dead).length >= 4);
-      expect(dead).toEqual({ [THROWS]: 'processing_failed', [STATE_DOES_NOT_ENCODE]: 'encode_failed', [STATE_TOO_LARGE]: 'state_too_large', [DECISION_DOES_NOT_ENCODE]: 'encode_failed' });
+      expect(dead).toEqual({
+        [THROWS]: 'processing_failed',
+        [STATE_DOES_NOT_ENCODE]: 'encode_failed',
+        [STATE_TOO_LARGE]: 'state_too_large',
+        [DECISION_DOES_NOT_ENCODE]: 'encode_failed',
+      });
       expect(got.byId.size).toBe(expected.length);
       for (const d of expected) expect(withoutSource(got.byId.get(d.id as string)!)).toEqual(withoutSource(d));
       expect(expected.at(-1)).toMatchObject({ decision: 'warn', count: 3 });

@@ -20,7 +20,7 @@ function held(log: string): string[] {
 }
 
 describe('partitions moving between instances', () => {
-  it('restores a stopped instance\'s partitions on the other and continues from there', async () => {
+  it("restores a stopped instance's partitions on the other and continues from there", async () => {
     const w = world('rebalance', {}, 6);
     const traffic = mixedTraffic(30, 40);
     const half = Math.floor(traffic.length / 2);
@@ -34,7 +34,10 @@ describe('partitions moving between instances', () => {
     const b = lg(['run', '--config', w.configFile]);
     const got = await collectDecisions(w);
     // both members of the group hold partitions before the stream starts
-    const split = () => { const [ha, hb] = [held(a.output()), held(b.output())]; return ha.length > 0 && hb.length > 0 && new Set([...ha, ...hb]).size === 12 && ha.length + hb.length === 12; };
+    const split = () => {
+      const [ha, hb] = [held(a.output()), held(b.output())];
+      return ha.length > 0 && hb.length > 0 && new Set([...ha, ...hb]).size === 12 && ha.length + hb.length === 12;
+    };
     await waitFor('the 12 input partitions split between two members', split);
     await lgOk(['produce', '--config', w.configFile, first]);
     const firstHalf = await replayOf(w, first);
@@ -42,7 +45,7 @@ describe('partitions moving between instances', () => {
 
     a.child.kill('SIGTERM');
     expect(await a.exited()).toBe(0);
-    await waitFor('b to take over a\'s partitions', () => held(b.output()).length === 12);
+    await waitFor("b to take over a's partitions", () => held(b.output()).length === 12);
     await lgOk(['produce', '--config', w.configFile, second]);
     await waitFor(`all ${expected.size} decisions`, () => got.byId.size >= expected.size);
 

@@ -50,17 +50,28 @@ const SLOW_MS = 3_000;
 async function slowRegistry(slow: () => ReadonlySet<number>): Promise<{ url: string; reached: Promise<void> }> {
   const upstream = new URL(infraEnv().SCHEMA_REGISTRY_URL);
   let reach!: () => void;
-  const reached = new Promise<void>((r) => { reach = r; });
+  const reached = new Promise<void>((r) => {
+    reach = r;
+  });
   const server: Server = createServer((req, res) => {
     const id = Number(/\/schemas\/ids\/(\d+)/.exec(req.url ?? '')?.[1]);
     const forward = () => {
-      const fwd = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (up) => { res.writeHead(up.statusCode ?? 502, up.headers); up.pipe(res); });
+      const fwd = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
       req.pipe(fwd);
     };
-    if (slow().has(id)) { reach(); setTimeout(forward, SLOW_MS); } else forward();
+    if (slow().has(id)) {
+      reach();
+      setTimeout(forward, SLOW_MS);
+    } else forward();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  afterAll(() => { server.closeAllConnections(); server.close(); });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}${upstream.pathname}`, reached };
 }
 
@@ -68,7 +79,12 @@ async function slowRegistry(slow: () => ReadonlySet<number>): Promise<{ url: str
 function stateVariant(field: string) {
   const schema = toolLoopStateCodec.schema as { fields: object[] };
   const variant = { ...schema, fields: [...schema.fields, { name: field, type: ['null', 'string'], default: null }] };
-  return { ...toolLoopStateCodec, schema: variant as avro.Schema, type: avro.Type.forSchema(variant as avro.Schema), toAvro: (e: never) => ({ ...(toolLoopStateCodec.toAvro(e) as object), [field]: null }) };
+  return {
+    ...toolLoopStateCodec,
+    schema: variant as avro.Schema,
+    type: avro.Type.forSchema(variant as avro.Schema),
+    toAvro: (e: never) => ({ ...(toolLoopStateCodec.toAvro(e) as object), [field]: null }),
+  };
 }
 
 describe('stopping during a restore', () => {
@@ -95,7 +111,9 @@ describe('stopping during a restore', () => {
     await registry.reached;
     expect(run.output()).toContain('restoring state from changelog');
     run.child.kill('SIGTERM');
-    const code = await exitWithin(run, 10_000); process.stderr.write(run.output()); expect(code).toBe(0);
+    const code = await exitWithin(run, 10_000);
+    process.stderr.write(run.output());
+    expect(code).toBe(0);
     expect(run.output()).toContain('"msg":"stopped"');
     expect(run.output()).not.toMatch(new RegExp(`"topic":"${w.config.topics.toolEvents}".*"msg":"state restored from changelog"`));
   });

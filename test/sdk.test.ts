@@ -7,7 +7,11 @@ import { httpPort, infraEnv, lg, lgOk, ready, replayOf, waitFor, world, writeEve
 import { mixedTraffic } from './helpers/traffic.js';
 
 const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
-  brokers: [infraEnv().KAFKA_BROKERS], schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL, topics: w.config.topics, failure, timeoutMs,
+  brokers: [infraEnv().KAFKA_BROKERS],
+  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
+  topics: w.config.topics,
+  failure,
+  timeoutMs,
 });
 
 /** Runs a node script with the world's config and the test infrastructure. */
@@ -15,8 +19,12 @@ async function lgNode(args: string[], w: World): Promise<string> {
   const { spawn } = await import('node:child_process');
   const child = spawn('node', args, { cwd: join(import.meta.dirname, '..'), env: { ...process.env, ...infraEnv(), LOOPGUARD_CONFIG: w.configFile, LOG_LEVEL: 'warn' } });
   let out = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { out += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited ${code}:\n${out}`);
   return out;
@@ -34,7 +42,12 @@ describe('runner SDK', () => {
     const w = world('sdk-runner');
     await started(w);
     let aborted: RunAbortNotice | undefined;
-    const runner = await LoopguardRunner.connect({ ...clientOptions(w, 'closed'), onAbort: (a) => { aborted = a; } });
+    const runner = await LoopguardRunner.connect({
+      ...clientOptions(w, 'closed'),
+      onAbort: (a) => {
+        aborted = a;
+      },
+    });
     try {
       const run = { sessionKey: 'agent:main:1', runId: 'sdk-run-1', agentId: 'main' };
       const verdicts: ToolVerdict[] = [];
@@ -69,7 +82,10 @@ describe('runner SDK', () => {
     }
   });
 
-  it.each([['open', 'allow', 'fail-open'], ['closed', 'block', 'fail-closed']] as const)('fails %s as configured when the processor is down', async (failure, decision, answeredBy) => {
+  it.each([
+    ['open', 'allow', 'fail-open'],
+    ['closed', 'block', 'fail-closed'],
+  ] as const)('fails %s as configured when the processor is down', async (failure, decision, answeredBy) => {
     const w = world(`sdk-fail-${failure}`);
     await lgOk(['topics', 'create', '--config', w.configFile]);
     const runner = await LoopguardRunner.connect(clientOptions(w, failure, 500));
@@ -93,9 +109,24 @@ describe('dispatcher SDK', () => {
       const slack = (i: number) => ({
         channel: 'slack' as const,
         context: { accountId: 'T0ACME', botId: i % 2 ? 'B0DEPLOY' : 'B0TRIAGE' },
-        payload: { type: 'event_callback', team_id: 'T0ACME', event: { type: 'message', subtype: 'bot_message', channel: 'C0ALERTS', bot_id: i % 2 ? 'B0TRIAGE' : 'B0DEPLOY', text: `ping ${i}`, ts: ((t0 + i * 100) / 1000).toFixed(6) } },
+        payload: {
+          type: 'event_callback',
+          team_id: 'T0ACME',
+          event: {
+            type: 'message',
+            subtype: 'bot_message',
+            channel: 'C0ALERTS',
+            bot_id: i % 2 ? 'B0TRIAGE' : 'B0DEPLOY',
+            text: `ping ${i}`,
+            ts: ((t0 + i * 100) / 1000).toFixed(6),
+          },
+        },
       });
-      const human = await dispatcher.inbound({ channel: 'slack', context: { accountId: 'T0ACME', botId: 'B0DEPLOY' }, payload: { event: { type: 'message', channel: 'C0ALERTS', user: 'U1', text: 'hi', ts: '1.0' } } });
+      const human = await dispatcher.inbound({
+        channel: 'slack',
+        context: { accountId: 'T0ACME', botId: 'B0DEPLOY' },
+        payload: { event: { type: 'message', channel: 'C0ALERTS', user: 'U1', text: 'hi', ts: '1.0' } },
+      });
       expect(human).toMatchObject({ deliver: true, answeredBy: 'adapter' });
       const verdicts: Awaited<ReturnType<typeof dispatcher.inbound>>[] = [];
       for (let i = 0; i < 25; i++) verdicts.push(await dispatcher.inbound(slack(i)));
@@ -114,10 +145,17 @@ describe('operations endpoints', () => {
     await lgOk(['topics', 'create', '--config', w.configFile]);
     const run = lg(['run', '--config', w.configFile]);
     const port = await httpPort(run);
-    const get = async (path: string) => { const r = await fetch(`http://127.0.0.1:${port}${path}`); return { status: r.status, text: await r.text() }; };
+    const get = async (path: string) => {
+      const r = await fetch(`http://127.0.0.1:${port}${path}`);
+      return { status: r.status, text: await r.text() };
+    };
     expect((await get('/healthz')).status).toBe(200);
     await waitFor('/readyz', async () => (await get('/readyz')).status === 200);
-    const metric = (text: string, name: string) => text.split('\n').filter((l) => l.startsWith(name)).reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
+    const metric = (text: string, name: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(name))
+        .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
     const before = (await get('/metrics')).text;
     expect(metric(before, 'loopguard_decisions_total')).toBe(0);
     const events = writeEvents(w.name, mixedTraffic(4, 12));

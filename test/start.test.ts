@@ -39,12 +39,17 @@ describe('loopguard start', () => {
   it('runs the demo through its own embedded Kafka and registry, and stops everything it started on SIGINT', async () => {
     const { KAFKA_BROKERS: _b, SCHEMA_REGISTRY_URL: _r, LOOPGUARD_CONFIG: _c, ...env } = process.env;
     const child = spawn(process.execPath, [CLI, 'start', '--demo', '--console-port', '0', '--metrics-port', '0'], {
-      env: { ...env, LOOPGUARD_STACK_DIR: stackDir, LOOPGUARD_STACK_CACHE: stackCache, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...env, LOOPGUARD_STACK_DIR: stackDir, LOOPGUARD_STACK_CACHE: stackCache, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       await waitFor('the console address', () => /^console: http/m.test(out) || child.exitCode !== null, 400_000);
@@ -57,7 +62,8 @@ describe('loopguard start', () => {
       expect(registry).toBeDefined();
       expect(brokers).not.toBe(process.env.KAFKA_BROKERS);
       const url = /^console: (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(out)![1]!;
-      const snapshot = async () => (await fetch(`${url}api/snapshot`)).json() as Promise<{ guard: { ready: boolean }; runs: Array<{ key: string; state: string }>; cooldowns: Array<{ bots: string }> }>;
+      const snapshot = async () =>
+        (await fetch(`${url}api/snapshot`)).json() as Promise<{ guard: { ready: boolean }; runs: Array<{ key: string; state: string }>; cooldowns: Array<{ bots: string }> }>;
       await waitFor('the guard to be ready', async () => (await snapshot()).guard.ready);
 
       await waitFor('the demo decisions to come back', () => /^demo: all \d+ decisions came back through Kafka/m.test(out), 120_000);

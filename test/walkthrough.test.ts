@@ -18,7 +18,15 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 function walkthroughBlocks(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const section = readme.split('\n## ').find((s) => s.startsWith('Run it on Kafka'))!;
-  return section.split(/\n\n/).filter((p) => p.split('\n').every((l) => l.startsWith('    '))).map((p) => p.split('\n').map((l) => l.slice(4)).join('\n'));
+  return section
+    .split(/\n\n/)
+    .filter((p) => p.split('\n').every((l) => l.startsWith('    ')))
+    .map((p) =>
+      p
+        .split('\n')
+        .map((l) => l.slice(4))
+        .join('\n'),
+    );
 }
 
 /** Runs a script with bash in `cwd`; resolves with its stdout, rejects with everything on failure. */
@@ -27,14 +35,18 @@ function bash(script: string, cwd: string, env: Record<string, string | undefine
     const child = spawn('bash', ['-e', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`walkthrough exited ${code}\n--- stdout\n${out}\n--- stderr\n${err}`))));
   });
 }
 
 describe('the README walkthrough', () => {
-  it('prints the demo traffic\'s decisions when pasted as it is', async () => {
+  it("prints the demo traffic's decisions when pasted as it is", async () => {
     const [stack, steps] = walkthroughBlocks();
     // The first block only starts a stack and exports its address: the test run's broker stands in.
     expect(stack).toMatch(/^npm run stack:up .*\nset -a && \. \.stack\/env && set \+a .*$/);
@@ -46,7 +58,14 @@ describe('the README walkthrough', () => {
       ...starter,
       loopguard: {
         ...starter.loopguard,
-        topics: { toolEvents: `${name}.tool-events`, channelEvents: `${name}.channel-events`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dead-letter`, changelogPrefix: `${name}.`, partitions: 3 },
+        topics: {
+          toolEvents: `${name}.tool-events`,
+          channelEvents: `${name}.channel-events`,
+          verdicts: `${name}.verdicts`,
+          deadLetter: `${name}.dead-letter`,
+          changelogPrefix: `${name}.`,
+          partitions: 3,
+        },
         consumer: { groupId: `${name}-group`, sessionTimeoutMs: 8000 },
         http: { host: '127.0.0.1', port: 0 },
       },

@@ -7,7 +7,14 @@ const thresholds = (block: object) => {
   const r = resolveLoopDetection(block, undefined);
   return [r.warningThreshold, r.criticalThreshold, r.globalCircuitBreakerThreshold];
 };
-const invalid = (raw: unknown) => { try { configFrom(raw); } catch (e) { return (e as Error).message; } throw new Error('config loaded'); };
+const invalid = (raw: unknown) => {
+  try {
+    configFrom(raw);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('config loaded');
+};
 
 describe('tools.loopDetection resolution', () => {
   it.each([
@@ -22,10 +29,20 @@ describe('tools.loopDetection resolution', () => {
   it('overwrites the global block field by field with the agent block, one level deep', () => {
     const cfg = configFrom({
       tools: { loopDetection: { enabled: true, historySize: 50, detectors: { pingPong: false, genericRepeat: false }, postCompactionGuard: { windowSize: 4 } } },
-      agents: { list: [{ id: 'a', tools: { loopDetection: { historySize: 10, detectors: { genericRepeat: true } } } }, { id: 'a', tools: { loopDetection: { historySize: 99 } } }] },
+      agents: {
+        list: [
+          { id: 'a', tools: { loopDetection: { historySize: 10, detectors: { genericRepeat: true } } } },
+          { id: 'a', tools: { loopDetection: { historySize: 99 } } },
+        ],
+      },
     });
     const r = resolverFor(cfg.toolLoop)('a');
-    expect(r).toMatchObject({ enabled: true, historySize: 10, detectors: { pingPong: false, genericRepeat: true, knownPollNoProgress: true }, postCompactionGuard: { windowSize: 4 } });
+    expect(r).toMatchObject({
+      enabled: true,
+      historySize: 10,
+      detectors: { pingPong: false, genericRepeat: true, knownPollNoProgress: true },
+      postCompactionGuard: { windowSize: 4 },
+    });
     expect(resolverFor(cfg.toolLoop)('unknown').historySize).toBe(50);
   });
   it('loads the documented examples unchanged', () => {
@@ -47,7 +64,14 @@ describe('tools.loopDetection resolution', () => {
     expect(invalid(raw)).toContain(key);
   });
   it('ignores the rest of a gateway config', () => {
-    expect(() => configFrom({ gateway: { port: 1 }, tools: { exec: { allow: true } }, agents: { defaults: {}, list: [{ id: 'x', model: 'm' }] }, channels: { slack: { token: 't', allowBots: true } } })).not.toThrow();
+    expect(() =>
+      configFrom({
+        gateway: { port: 1 },
+        tools: { exec: { allow: true } },
+        agents: { defaults: {}, list: [{ id: 'x', model: 'm' }] },
+        channels: { slack: { token: 't', allowBots: true } },
+      }),
+    ).not.toThrow();
   });
   it('names a file that cannot be read or parsed', () => {
     expect(() => loadConfig('/nonexistent.json5', {})).toThrow(/nonexistent/);
@@ -63,7 +87,13 @@ describe('botLoopProtection resolution', () => {
     expect(resolveBotLoop(layered.botLoop, 'googlechat', 'a', 'spaces/BBBB').maxEventsPerWindow).toBe(20);
     expect(resolveBotLoop(layered.botLoop, 'matrix', 'a', '!roomid:example.org').maxEventsPerWindow).toBe(5);
     expect(resolveBotLoop(layered.botLoop, 'slack', 'a', 'C1').maxEventsPerWindow).toBe(8);
-    expect(resolveBotLoop(layered.botLoop, 'telegram', 'a', 'C1')).toMatchObject({ enabled: true, maxEventsPerWindow: 20, windowMs: 60_000, cooldownMs: 60_000, maxConversationBotEvents: undefined });
+    expect(resolveBotLoop(layered.botLoop, 'telegram', 'a', 'C1')).toMatchObject({
+      enabled: true,
+      maxEventsPerWindow: 20,
+      windowMs: 60_000,
+      cooldownMs: 60_000,
+      maxConversationBotEvents: undefined,
+    });
     expect(() => loadConfig('examples/config/bot-loop-defaults.json5', {})).not.toThrow();
   });
   it('uses channels.defaults only for Feishu and Telegram, with a warning', () => {
@@ -72,7 +102,9 @@ describe('botLoopProtection resolution', () => {
     expect(cfg.warnings.join()).toContain('channels.feishu');
   });
   it('has a conversation layer only for Slack, Matrix and Google Chat', () => {
-    const cfg = configFrom({ channels: { slack: { channels: { C9: { botLoopProtection: { windowSeconds: 5 } } } }, discord: { channels: { C9: { botLoopProtection: { windowSeconds: 5 } } } } } });
+    const cfg = configFrom({
+      channels: { slack: { channels: { C9: { botLoopProtection: { windowSeconds: 5 } } } }, discord: { channels: { C9: { botLoopProtection: { windowSeconds: 5 } } } } },
+    });
     expect(resolveBotLoop(cfg.botLoop, 'slack', 'a', 'C9').windowMs).toBe(5000);
     expect(resolveBotLoop(cfg.botLoop, 'discord', 'a', 'C9').windowMs).toBe(60_000);
   });
@@ -111,7 +143,14 @@ describe('environment', () => {
     expect(configFrom({}, { LOG_LEVEL: 'DEBUG' }).settings.log.level).toBe('debug');
     expect(configFrom({}, { LOG_LEVEL: 'Warn' }).settings.log.level).toBe('warn');
   });
-  const refusal = (env: Record<string, string>, raw: unknown = {}) => { try { configFrom(raw, env); } catch (e) { return (e as Error).message; } throw new Error('config loaded'); };
+  const refusal = (env: Record<string, string>, raw: unknown = {}) => {
+    try {
+      configFrom(raw, env);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error('config loaded');
+  };
   it.each([
     [{ SCHEMA_REGISTRY_URL: 'notaurl' }, 'env.SCHEMA_REGISTRY_URL', 'http:// or https://'],
     [{ SCHEMA_REGISTRY_URL: 'localhost:8081' }, 'env.SCHEMA_REGISTRY_URL', 'http:// or https://'],
@@ -140,13 +179,21 @@ describe('environment', () => {
   });
   it('enables SASL from the environment alone, scram-sha-512 unless a mechanism is given', () => {
     expect(configFrom({}, { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' }).settings.kafka.sasl).toEqual({ mechanism: 'scram-sha-512', username: 'u', password: 'p' });
-    expect(configFrom({}, { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_MECHANISM: 'PLAIN' }).settings.kafka.sasl).toEqual({ mechanism: 'plain', username: 'u', password: 'p' });
+    expect(configFrom({}, { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_MECHANISM: 'PLAIN' }).settings.kafka.sasl).toEqual({
+      mechanism: 'plain',
+      username: 'u',
+      password: 'p',
+    });
     expect(configFrom({}, {}).settings.kafka.sasl).toBeUndefined();
   });
-  it('lets the environment override the file\'s SASL block field by field', () => {
+  it("lets the environment override the file's SASL block field by field", () => {
     const file = { loopguard: { kafka: { sasl: { mechanism: 'scram-sha-256', username: 'fu', password: 'fp' } } } };
     expect(configFrom(file, { KAFKA_SASL_PASSWORD: 'secret' }).settings.kafka.sasl).toEqual({ mechanism: 'scram-sha-256', username: 'fu', password: 'secret' });
-    expect(configFrom(file, { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_MECHANISM: 'plain' }).settings.kafka.sasl).toEqual({ mechanism: 'plain', username: 'u', password: 'p' });
+    expect(configFrom(file, { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_MECHANISM: 'plain' }).settings.kafka.sasl).toEqual({
+      mechanism: 'plain',
+      username: 'u',
+      password: 'p',
+    });
     expect(refusal({ KAFKA_SASL_USERNAME: 'u' }, file)).toContain('env.KAFKA_SASL_PASSWORD');
   });
   it('trims broker lists and accepts IPv6 and https registries', () => {

@@ -21,60 +21,101 @@ import { DEFAULT_TOPICS, type TopicNames } from './topology.js';
 const d = <T extends z.ZodType>(t: T, doc: string) => t.describe(doc);
 
 const PORT = /^(\d{1,5})$/;
-const brokerSchema = z.string().refine((b) => {
-  const at = b.lastIndexOf(':');
-  const host = b.slice(0, at);
-  const port = PORT.exec(b.slice(at + 1));
-  return at > 0 && !/[\s,/]/.test(host) && port !== null && Number(port[1]) >= 1 && Number(port[1]) <= 65535;
-}, { error: (i) => `must be host:port, got ${JSON.stringify(i.input)}` });
+const brokerSchema = z.string().refine(
+  (b) => {
+    const at = b.lastIndexOf(':');
+    const host = b.slice(0, at);
+    const port = PORT.exec(b.slice(at + 1));
+    return at > 0 && !/[\s,/]/.test(host) && port !== null && Number(port[1]) >= 1 && Number(port[1]) <= 65535;
+  },
+  { error: (i) => `must be host:port, got ${JSON.stringify(i.input)}` },
+);
 const registryUrlSchema = z.url({ protocol: /^https?$/, error: (i) => `must be an http:// or https:// URL, got ${JSON.stringify(i.input)}` });
 const saslMechanismSchema = z.enum(['plain', 'scram-sha-256', 'scram-sha-512']);
 const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
 
 export const loopguardBlockSchema = z.strictObject({
-  toolPolicy: d(toolPolicySchema.optional(), 'loopguard\'s own tool policy (docs/behaviour.md §4): mode, escalation, transientErrors, tools, agents.'),
+  toolPolicy: d(toolPolicySchema.optional(), "loopguard's own tool policy (docs/behaviour.md §4): mode, escalation, transientErrors, tools, agents."),
   // Accepted as any object until the bot policy (§4.6–§4.7) declares its keys.
-  botPolicy: d(z.record(z.string(), z.unknown()).optional(), 'loopguard\'s own bot policy (docs/behaviour.md §4); not yet validated beyond being an object.'),
-  runTtlSeconds: d(z.number().int().positive().default(DEFAULT_RUN_TTL_MS / 1000), 'Runs idle longer than this (event time) start fresh.'),
-  maxFutureSkewSeconds: d(z.number().int().positive().default(300), 'Events whose ts is further ahead of the processing host\'s clock are invalid (dead-letter reason future_timestamp).'),
-  topics: z.strictObject({
-    toolEvents: d(z.string().min(1).default(DEFAULT_TOPICS.toolEvents), 'Input topic for tool events.'),
-    channelEvents: d(z.string().min(1).default(DEFAULT_TOPICS.channelEvents), 'Input topic for bot messages.'),
-    verdicts: d(z.string().min(1).default(DEFAULT_TOPICS.verdicts), 'Control topic decisions are published to.'),
-    deadLetter: d(z.string().min(1).default(DEFAULT_TOPICS.deadLetter), 'Where undecodable or invalid events go, with the reason in headers.'),
-    changelogPrefix: d(z.string().default(DEFAULT_TOPICS.changelogPrefix), 'Changelog topics are <prefix><store>-changelog.'),
-    partitions: d(z.number().int().positive().default(6), 'Partitions of the input, decision and changelog topics (created by `topics create`); also what `replay` partitions by.'),
-    replicationFactor: d(z.number().int().positive().default(1), 'Replication factor of created topics.'),
-  }).prefault({}),
-  kafka: z.strictObject({
-    brokers: d(z.array(brokerSchema).min(1).default(['127.0.0.1:9092']), 'Bootstrap brokers, host:port (env KAFKA_BROKERS, comma-separated, overrides).'),
-    clientId: d(z.string().min(1).default('loopguard'), 'Kafka client id.'),
-    ssl: d(z.boolean().default(false), 'Connect with TLS.'),
-    sasl: d(z.strictObject({
-      mechanism: saslMechanismSchema,
-      username: z.string(),
-      password: z.string(),
-    }).optional(), 'SASL credentials (env KAFKA_SASL_MECHANISM / KAFKA_SASL_USERNAME / KAFKA_SASL_PASSWORD override, and enable SASL without this block: username and password, mechanism scram-sha-512 unless given).'),
-  }).prefault({}),
-  schemaRegistry: z.strictObject({
-    url: d(registryUrlSchema.default('http://127.0.0.1:8081'), 'Confluent-compatible schema registry (env SCHEMA_REGISTRY_URL overrides).'),
-    startupAttempts: d(z.number().int().positive().default(8), 'Attempts to register schemas at start-up (jittered exponential backoff, capped at 10 s) before `run` gives up.'),
-  }).prefault({}),
-  consumer: z.strictObject({
-    groupId: d(z.string().min(1).default('loopguard'), 'Consumer group of `loopguard run`.'),
-    sessionTimeoutMs: d(z.number().int().min(6000).default(30_000), 'How long a silent member keeps its partitions before the group moves them (a crashed instance\'s partitions wait this long).'),
-  }).prefault({}),
-  processing: z.strictObject({
-    guarantee: d(z.enum(['at_least_once', 'exactly_once']).default('at_least_once'), 'at_least_once: decisions may repeat after a crash (same id and content). exactly_once: decisions, changelog writes and input offsets commit in one Kafka transaction per batch; readers must use read-committed.'),
-  }).prefault({}),
-  http: z.strictObject({
-    port: d(z.number().int().min(0).max(65535).default(9464), 'Port of /metrics, /healthz and /readyz (0: any free port, logged at start).'),
-    host: d(z.string().min(1).default('127.0.0.1'), 'Address the HTTP endpoints listen on (0.0.0.0: every interface, e.g. in a container).'),
-  }).prefault({}),
-  log: z.strictObject({
-    level: d(logLevelSchema.default('info'), 'Log level (env LOG_LEVEL, any case, overrides).'),
-    redact: d(z.boolean().default(true), 'Redact tool arguments, results and chat text in logs.'),
-  }).prefault({}),
+  botPolicy: d(z.record(z.string(), z.unknown()).optional(), "loopguard's own bot policy (docs/behaviour.md §4); not yet validated beyond being an object."),
+  runTtlSeconds: d(
+    z
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_RUN_TTL_MS / 1000),
+    'Runs idle longer than this (event time) start fresh.',
+  ),
+  maxFutureSkewSeconds: d(
+    z.number().int().positive().default(300),
+    "Events whose ts is further ahead of the processing host's clock are invalid (dead-letter reason future_timestamp).",
+  ),
+  topics: z
+    .strictObject({
+      toolEvents: d(z.string().min(1).default(DEFAULT_TOPICS.toolEvents), 'Input topic for tool events.'),
+      channelEvents: d(z.string().min(1).default(DEFAULT_TOPICS.channelEvents), 'Input topic for bot messages.'),
+      verdicts: d(z.string().min(1).default(DEFAULT_TOPICS.verdicts), 'Control topic decisions are published to.'),
+      deadLetter: d(z.string().min(1).default(DEFAULT_TOPICS.deadLetter), 'Where undecodable or invalid events go, with the reason in headers.'),
+      changelogPrefix: d(z.string().default(DEFAULT_TOPICS.changelogPrefix), 'Changelog topics are <prefix><store>-changelog.'),
+      partitions: d(
+        z.number().int().positive().default(6),
+        'Partitions of the input, decision and changelog topics (created by `topics create`); also what `replay` partitions by.',
+      ),
+      replicationFactor: d(z.number().int().positive().default(1), 'Replication factor of created topics.'),
+    })
+    .prefault({}),
+  kafka: z
+    .strictObject({
+      brokers: d(z.array(brokerSchema).min(1).default(['127.0.0.1:9092']), 'Bootstrap brokers, host:port (env KAFKA_BROKERS, comma-separated, overrides).'),
+      clientId: d(z.string().min(1).default('loopguard'), 'Kafka client id.'),
+      ssl: d(z.boolean().default(false), 'Connect with TLS.'),
+      sasl: d(
+        z
+          .strictObject({
+            mechanism: saslMechanismSchema,
+            username: z.string(),
+            password: z.string(),
+          })
+          .optional(),
+        'SASL credentials (env KAFKA_SASL_MECHANISM / KAFKA_SASL_USERNAME / KAFKA_SASL_PASSWORD override, and enable SASL without this block: username and password, mechanism scram-sha-512 unless given).',
+      ),
+    })
+    .prefault({}),
+  schemaRegistry: z
+    .strictObject({
+      url: d(registryUrlSchema.default('http://127.0.0.1:8081'), 'Confluent-compatible schema registry (env SCHEMA_REGISTRY_URL overrides).'),
+      startupAttempts: d(z.number().int().positive().default(8), 'Attempts to register schemas at start-up (jittered exponential backoff, capped at 10 s) before `run` gives up.'),
+    })
+    .prefault({}),
+  consumer: z
+    .strictObject({
+      groupId: d(z.string().min(1).default('loopguard'), 'Consumer group of `loopguard run`.'),
+      sessionTimeoutMs: d(
+        z.number().int().min(6000).default(30_000),
+        "How long a silent member keeps its partitions before the group moves them (a crashed instance's partitions wait this long).",
+      ),
+    })
+    .prefault({}),
+  processing: z
+    .strictObject({
+      guarantee: d(
+        z.enum(['at_least_once', 'exactly_once']).default('at_least_once'),
+        'at_least_once: decisions may repeat after a crash (same id and content). exactly_once: decisions, changelog writes and input offsets commit in one Kafka transaction per batch; readers must use read-committed.',
+      ),
+    })
+    .prefault({}),
+  http: z
+    .strictObject({
+      port: d(z.number().int().min(0).max(65535).default(9464), 'Port of /metrics, /healthz and /readyz (0: any free port, logged at start).'),
+      host: d(z.string().min(1).default('127.0.0.1'), 'Address the HTTP endpoints listen on (0.0.0.0: every interface, e.g. in a container).'),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      level: d(logLevelSchema.default('info'), 'Log level (env LOG_LEVEL, any case, overrides).'),
+      redact: d(z.boolean().default(true), 'Redact tool arguments, results and chat text in logs.'),
+    })
+    .prefault({}),
 });
 
 export type LoopguardSettings = z.output<typeof loopguardBlockSchema>;
@@ -103,14 +144,13 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, path: string):
   return fail(full, formatIssues(r.error.issues));
 }
 
-
 function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number, policy: ToolPolicyBlock | undefined): ToolLoopConfig {
   const tools = raw.tools;
   const global = isObj(tools) && tools.loopDetection !== undefined ? validate(loopDetectionBlockSchema, tools.loopDetection, 'tools.loopDetection') : {};
   const agents: Record<string, LoopDetectionBlock> = {};
   const list = isObj(raw.agents) ? raw.agents.list : undefined;
   if (list !== undefined && !Array.isArray(list)) fail('agents.list', 'must be an array');
-  (list as unknown[] | undefined ?? []).forEach((agent, i) => {
+  ((list as unknown[] | undefined) ?? []).forEach((agent, i) => {
     if (!isObj(agent) || !isObj(agent.tools) || agent.tools.loopDetection === undefined) return;
     if (typeof agent.id !== 'string' || agent.id === '') fail(`agents.list.${i}.id`, 'an agent with tools.loopDetection needs a string id');
     const block = validate(loopDetectionBlockSchema, agent.tools.loopDetection, `agents.list.${i}.tools.loopDetection`);
@@ -125,7 +165,11 @@ export function configFrom(raw: unknown, env: Readonly<Record<string, string | u
   const obj = (raw ?? {}) as Record<string, unknown>;
   const settings = applyEnv(validate(loopguardBlockSchema, obj.loopguard ?? {}, 'loopguard'), env);
   const warnings: string[] = [];
-  const botLoop = loadBotLoopConfig(obj.channels, (path, message) => fail(path, message), (w) => warnings.push(w));
+  const botLoop = loadBotLoopConfig(
+    obj.channels,
+    (path, message) => fail(path, message),
+    (w) => warnings.push(w),
+  );
   const t = settings.topics;
   return {
     toolLoop: loadToolLoop(obj, settings.runTtlSeconds * 1000, settings.toolPolicy),

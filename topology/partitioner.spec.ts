@@ -15,7 +15,7 @@ describe('murmur2', () => {
     ['a-little-bit-longer-string', -1486304829],
     ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971],
     ['abc', 479470107],
-  ])('hashes %j as Kafka\'s UtilsTest expects', (key, expected) => {
+  ])("hashes %j as Kafka's UtilsTest expects", (key, expected) => {
     expect(murmur2(utf8(key))).toBe(expected);
   });
 
@@ -34,7 +34,7 @@ describe('murmur2', () => {
     ['日本語キー', 1445825182],
     ['🦀 emoji key', 1458947910],
     ['slack:T123:C456', -1649838894],
-  ])('hashes the UTF-8 of %j as Kafka\'s client does', (key, expected) => {
+  ])("hashes the UTF-8 of %j as Kafka's client does", (key, expected) => {
     expect(murmur2(utf8(key))).toBe(expected);
   });
 
@@ -45,7 +45,7 @@ describe('murmur2', () => {
     [[0xff, 0xfe, 0xfd], 998637092],
     [[0xff, 0xff, 0xff, 0xff], 644171429],
     [[0, 0, 0, 0, 0], 263274959],
-  ])('hashes the raw bytes %j as Kafka\'s client does', (bytes, expected) => {
+  ])("hashes the raw bytes %j as Kafka's client does", (bytes, expected) => {
     expect(murmur2(new Uint8Array(bytes))).toBe(expected);
   });
 });
@@ -63,7 +63,7 @@ describe('partitionFor', () => {
     ['日本語キー', 1, 10, 82],
     ['🦀 emoji key', 0, 6, 10],
     ['slack:T123:C456', 2, 2, 54],
-  ])('puts %j where Kafka\'s default partitioner does', (key, p3, p12, p100) => {
+  ])("puts %j where Kafka's default partitioner does", (key, p3, p12, p100) => {
     expect([partitionFor(key, 3), partitionFor(key, 12), partitionFor(key, 100)]).toEqual([p3, p12, p100]);
   });
 });

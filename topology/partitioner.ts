@@ -18,9 +18,13 @@ export function murmur2(data: Uint8Array): number {
   }
   const tail = length & ~3;
   switch (length & 3) {
-    case 3: h ^= (data[tail + 2]! & 0xff) << 16; // falls through
-    case 2: h ^= (data[tail + 1]! & 0xff) << 8; // falls through
-    case 1: h ^= data[tail]! & 0xff; h = Math.imul(h, M);
+    case 3:
+      h ^= (data[tail + 2]! & 0xff) << 16; // falls through
+    case 2:
+      h ^= (data[tail + 1]! & 0xff) << 8; // falls through
+    case 1:
+      h ^= data[tail]! & 0xff;
+      h = Math.imul(h, M);
   }
   h ^= h >>> 13;
   h = Math.imul(h, M);

@@ -52,10 +52,18 @@ export class PartitionTask {
   /** Keys changed since the last `drainDirty`: what the changelog must receive. */
   private readonly dirty = new Set<string>();
 
-  constructor(readonly node: ProcessorNode, readonly partition: number, private readonly options: TaskOptions = DEFAULT_TASK_OPTIONS) {}
+  constructor(
+    readonly node: ProcessorNode,
+    readonly partition: number,
+    private readonly options: TaskOptions = DEFAULT_TASK_OPTIONS,
+  ) {}
 
-  get size(): number { return this.entries.size; }
-  get time(): number { return this.streamTime; }
+  get size(): number {
+    return this.entries.size;
+  }
+  get time(): number {
+    return this.streamTime;
+  }
 
   process(record: InputRecord): TaskResult {
     const parsed = this.node.parse(record.value);
@@ -88,18 +96,29 @@ export class PartitionTask {
 
   /** Undoes the last record of `key`: its entry goes back to what `processEvent` reported. */
   rollback(key: string, previous: StoreEntry | undefined): void {
-    if (previous === undefined) { this.entries.delete(key); this.markers.delete(key); this.dirty.delete(key); return; }
+    if (previous === undefined) {
+      this.entries.delete(key);
+      this.markers.delete(key);
+      this.dirty.delete(key);
+      return;
+    }
     this.put(key, previous);
   }
 
   restore(key: string, entry: StoreEntry | null): void {
-    if (entry === null) { this.entries.delete(key); this.markers.delete(key); return; }
+    if (entry === null) {
+      this.entries.delete(key);
+      this.markers.delete(key);
+      return;
+    }
     this.entries.set(key, entry);
     if (this.node.process.isEmpty(entry.state)) this.markers.add(key);
     else this.markers.delete(key);
   }
 
-  get(key: string): StoreEntry | undefined { return this.entries.get(key); }
+  get(key: string): StoreEntry | undefined {
+    return this.entries.get(key);
+  }
 
   /** Keys changed since the last call, with their entries (null: delete). */
   drainDirty(): Array<[string, StoreEntry | null]> {

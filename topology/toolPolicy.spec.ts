@@ -6,7 +6,14 @@ import { buildTopology } from './build.js';
 import { configFrom } from './config.js';
 import { InMemoryDriver } from './testing/driver.js';
 
-const invalid = (raw: unknown) => { try { configFrom(raw); } catch (e) { return (e as Error).message; } throw new Error('config loaded'); };
+const invalid = (raw: unknown) => {
+  try {
+    configFrom(raw);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('config loaded');
+};
 const policy = (toolPolicy: unknown) => ({ loopguard: { toolPolicy } });
 
 const SPEC_EXAMPLE = {
@@ -18,7 +25,13 @@ const SPEC_EXAMPLE = {
       tools: { 'mcp__*__read_output': { exempt: true }, wait_for_job: { poll: true }, exec: { warningThreshold: 15, criticalThreshold: 30 } },
       agents: { 'safe-runner': { mode: 'shadow', tools: { exec: { exempt: true } } } },
     },
-    botPolicy: { mode: 'enforce', slowLoop: { maxBotMessages: 60, horizonSeconds: 10800 }, humanReset: true, hopLimit: { maxOutgoing: 3 }, channels: { slack: { mode: 'shadow' } } },
+    botPolicy: {
+      mode: 'enforce',
+      slowLoop: { maxBotMessages: 60, horizonSeconds: 10800 },
+      humanReset: true,
+      hopLimit: { maxOutgoing: 3 },
+      channels: { slack: { mode: 'shadow' } },
+    },
   },
 };
 
@@ -69,7 +82,12 @@ describe('loopguard.toolPolicy resolution for a run', () => {
     expect(resolverFor(configFrom({}).toolLoop)('x').policy.mode).toBe('enforce');
   });
   it("overwrites the global fields with the agent's, field by field", () => {
-    const r = resolve({ mode: 'shadow', transientErrors: true, escalation: { abortAfterBlocks: 5 }, agents: { a: { mode: 'enforce' }, b: { transientErrors: false, escalation: { abortAfterBlocks: 2 } } } });
+    const r = resolve({
+      mode: 'shadow',
+      transientErrors: true,
+      escalation: { abortAfterBlocks: 5 },
+      agents: { a: { mode: 'enforce' }, b: { transientErrors: false, escalation: { abortAfterBlocks: 2 } } },
+    });
     expect(r('a').policy).toMatchObject({ mode: 'enforce', transientErrors: true, abortAfterBlocks: 5 });
     expect(r('b').policy).toMatchObject({ mode: 'shadow', transientErrors: false, abortAfterBlocks: 2 });
     expect(r('c').policy).toMatchObject({ mode: 'shadow', transientErrors: true, abortAfterBlocks: 5 });
@@ -82,7 +100,10 @@ describe('loopguard.toolPolicy resolution for a run', () => {
     expect(resolve({ escalation: { abortAfterBlocks: 3 }, agents: { b: { mode: 'shadow' } } })('b').policy.abortAfterBlocks).toBe(3);
   });
   it("merges the tools maps key by key: the agent's fields over the same key's", () => {
-    const r = resolve({ tools: { exec: { poll: true, warningThreshold: 15, criticalThreshold: 30 } }, agents: { a: { tools: { exec: { criticalThreshold: 40 }, read: { exempt: true } } } } });
+    const r = resolve({
+      tools: { exec: { poll: true, warningThreshold: 15, criticalThreshold: 30 } },
+      agents: { a: { tools: { exec: { criticalThreshold: 40 }, read: { exempt: true } } } },
+    });
     expect(r('a').policy.toolEntry('exec')).toEqual({ poll: true, warningThreshold: 15, criticalThreshold: 40 });
     expect(r('a').policy.toolEntry('read')).toEqual({ exempt: true });
     expect(r(undefined).policy.toolEntry('read')).toBeUndefined();

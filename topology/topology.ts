@@ -18,7 +18,10 @@ export interface NodeCodecs {
 
 export type { Decision };
 
-export interface ProcessorNode<E = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// Nodes are held without their event type (the topology has several); each node's functions
+// agree with one another on it.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface ProcessorNode<E = any> {
   readonly name: string;
   readonly process: AnyProcess;
   readonly inputTopic: string;
@@ -64,9 +67,7 @@ export interface Topology {
   describe(): string;
 }
 
-export type Routed =
-  | { readonly ok: true; readonly node: ProcessorNode; readonly event: unknown }
-  | { readonly ok: false; readonly reason: string };
+export type Routed = { readonly ok: true; readonly node: ProcessorNode; readonly event: unknown } | { readonly ok: false; readonly reason: string };
 
 /** Finds an event's processor by its JSON `type` and validates it there. */
 export function route(topology: Topology, value: unknown): Routed {
@@ -92,12 +93,14 @@ function checkTopics(nodes: readonly ProcessorNode[], topics: TopicNames): void 
   const seen = new Map<string, string>();
   for (const [key, topic] of topicsByKey(nodes, topics)) {
     const other = seen.get(topic);
-    if (other !== undefined) throw new LoopguardError(ERROR_CODES.configInvalid, `config ${other} and ${key} are both ${JSON.stringify(topic)}: each topic has one role`, { keys: [other, key], topic });
+    if (other !== undefined)
+      throw new LoopguardError(ERROR_CODES.configInvalid, `config ${other} and ${key} are both ${JSON.stringify(topic)}: each topic has one role`, { keys: [other, key], topic });
     seen.set(topic, key);
   }
   const inputs = new Set<string>();
   for (const n of nodes) {
-    if (inputs.has(n.inputTopic)) throw new LoopguardError(ERROR_CODES.configInvalid, `config: topic ${JSON.stringify(n.inputTopic)} feeds two processors`, { topic: n.inputTopic });
+    if (inputs.has(n.inputTopic))
+      throw new LoopguardError(ERROR_CODES.configInvalid, `config: topic ${JSON.stringify(n.inputTopic)} feeds two processors`, { topic: n.inputTopic });
     inputs.add(n.inputTopic);
   }
 }
@@ -121,10 +124,11 @@ export function makeTopology(nodes: readonly ProcessorNode[], topics: TopicNames
     limits,
     nodeForTopic: (t) => byTopic.get(t),
     nodeForType: (t) => byType.get(t),
-    describe: () => [
-      'Topology',
-      ...nodes.map((n) => `  ${n.inputTopic} --> [${n.name}] (store ${n.store.name}, changelog ${n.store.changelogTopic}) --> ${topics.verdicts}`),
-      `  invalid input --> ${topics.deadLetter}`,
-    ].join('\n'),
+    describe: () =>
+      [
+        'Topology',
+        ...nodes.map((n) => `  ${n.inputTopic} --> [${n.name}] (store ${n.store.name}, changelog ${n.store.changelogTopic}) --> ${topics.verdicts}`),
+        `  invalid input --> ${topics.deadLetter}`,
+      ].join('\n'),
   };
 }

@@ -28,7 +28,9 @@ function collapse(rows: Row[]): string[] {
     const subjects = new Set(rows.slice(i, j + 1).map((r) => r.subject));
     const count = first.count === null ? '' : first.count !== last.count ? `count ${first.count}–${last.count}` : `count ${first.count}`;
     const quiet = first.verdict !== 'warn' ? '' : !first.notify ? ' (already notified)' : j > i ? ' (the model is told at the first; the rest stay quiet)' : '';
-    out.push(`  ${where.padEnd(18)} ${[...subjects].join(' / ').padEnd(24)} ${first.verdict.toUpperCase().padEnd(VERDICT_WIDTH)} ${[first.detail, count].filter(Boolean).join(', ')}${quiet}`);
+    out.push(
+      `  ${where.padEnd(18)} ${[...subjects].join(' / ').padEnd(24)} ${first.verdict.toUpperCase().padEnd(VERDICT_WIDTH)} ${[first.detail, count].filter(Boolean).join(', ')}${quiet}`,
+    );
     if (first.notify && first.message) out.push(`  ${''.padEnd(18)} “${first.message}”`);
     i = j + 1;
   }
@@ -65,12 +67,19 @@ export function demoReport(): { text: string; decisions: Decision[] } {
 export function registerDemo(program: Command, _ctx: Context): void {
   program
     .command('demo')
-    .description('Run bundled example traffic (stuck agent, progressing poll, ping-pong, compaction loop, bot storm, normal bot exchange) and show what loopguard decides and why. No services needed.')
+    .description(
+      'Run bundled example traffic (stuck agent, progressing poll, ping-pong, compaction loop, bot storm, normal bot exchange) and show what loopguard decides and why. No services needed.',
+    )
     .option('--json', 'print the decisions as JSON lines instead of the table', false)
-    .option('--events', 'print the demo\'s events as JSON lines instead (input for `produce` or `replay`)', false)
+    .option('--events', "print the demo's events as JSON lines instead (input for `produce` or `replay`)", false)
     .action((opts: { json: boolean; events: boolean }) => {
       if (opts.events) {
-        process.stdout.write(demoScenarios().flatMap((s) => s.events).map((e) => JSON.stringify(e)).join('\n') + '\n');
+        process.stdout.write(
+          demoScenarios()
+            .flatMap((s) => s.events)
+            .map((e) => JSON.stringify(e))
+            .join('\n') + '\n',
+        );
         return;
       }
       const { text, decisions } = demoReport();

@@ -13,17 +13,32 @@ export function registerReplay(program: Command, ctx: Context): void {
     .argument('[file]', 'events file, or - for stdin', '-')
     .addOption(configOption())
     .option('--skip-invalid', 'report invalid lines on stderr and continue (default: stop at the first)', false)
-    .addOption(new Option('--partitions <n>', 'partitions to key events into (default: loopguard.topics.partitions), so ids and source positions match the Kafka runtime').argParser((v) => positiveInt(v, '--partitions')))
-    .addOption(new Option('--workers <n>', 'threads that parse and hash input while the main one folds (0: none); output is the same either way').default(defaultWorkers(), 'one per spare core, at most 2').argParser((v) => nonNegativeInt(v, '--workers')))
+    .addOption(
+      new Option('--partitions <n>', 'partitions to key events into (default: loopguard.topics.partitions), so ids and source positions match the Kafka runtime').argParser((v) =>
+        positiveInt(v, '--partitions'),
+      ),
+    )
+    .addOption(
+      new Option('--workers <n>', 'threads that parse and hash input while the main one folds (0: none); output is the same either way')
+        .default(defaultWorkers(), 'one per spare core, at most 2')
+        .argParser((v) => nonNegativeInt(v, '--workers')),
+    )
     .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number }) => {
       const config = ctx.config(opts);
       const log = ctx.logger(config, 'replay');
       const input = openInput(file);
-      const stats = await replay(config, input.stream, process.stdout, {
-        skipInvalid: opts.skipInvalid,
-        partitions: opts.partitions ?? config.settings.topics.partitions,
-        workers: opts.workers,
-      }, log, progressBar(input.size, 'replay'));
+      const stats = await replay(
+        config,
+        input.stream,
+        process.stdout,
+        {
+          skipInvalid: opts.skipInvalid,
+          partitions: opts.partitions ?? config.settings.topics.partitions,
+          workers: opts.workers,
+        },
+        log,
+        progressBar(input.size, 'replay'),
+      );
       log.info(stats, 'replay finished');
     });
 }

@@ -11,7 +11,11 @@ import { connect } from '../connect.js';
 import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 
-interface Target { topic: string; partition: number; offset: number }
+interface Target {
+  topic: string;
+  partition: number;
+  offset: number;
+}
 
 const parseTarget = (v: string, prev: Target[] = []): Target[] => {
   const m = /^(.+):(\d+):(\d+)$/.exec(v);
@@ -28,7 +32,9 @@ const parseDate = (v: string): number => {
 export function registerReset(program: Command, ctx: Context): void {
   program
     .command('reset')
-    .description('Replay history for a stopped consumer group: rebuild state from the start of the input, publish decisions again from the chosen point. Prints the plan first; changes nothing without --yes.')
+    .description(
+      'Replay history for a stopped consumer group: rebuild state from the start of the input, publish decisions again from the chosen point. Prints the plan first; changes nothing without --yes.',
+    )
     .addOption(configOption())
     .option('--to-earliest', 'publish every decision again from the start of the input')
     .option('--to-datetime <iso>', 'publish decisions again for events appended at or after this time', parseDate)
@@ -54,24 +60,38 @@ export function registerReset(program: Command, ctx: Context): void {
           for (const [partition, { low, high }] of [...marks].sort((a, b) => a[0] - b[0])) {
             const current = committed.get(partition) ?? -1;
             const given = opts.toOffset?.find((t) => t.topic === topic && t.partition === partition)?.offset;
-            const emitFrom = opts.toEarliest ? low : at !== undefined ? at.get(partition)! : given ?? (current < 0 ? low : current);
+            const emitFrom = opts.toEarliest ? low : at !== undefined ? at.get(partition)! : (given ?? (current < 0 ? low : current));
             plan.push({ topic, partition, committed: current, rebuildFrom: low, emitFrom: Math.min(Math.max(emitFrom, low), high) });
           }
         }
         const changelogs = topology.nodes.map((n) => n.store.changelogTopic);
         const out = process.stdout;
         out.write(`Reset plan for consumer group ${groupId}:\n`);
-        for (const p of plan) out.write(`  ${p.topic}[${p.partition}]  committed ${p.committed < 0 ? 'none' : p.committed} → rebuild state from ${p.rebuildFrom}, publish decisions from ${p.emitFrom}\n`);
-        out.write(`  clear state: delete and recreate ${changelogs.join(', ')}\n  untouched: ${config.topics.verdicts} (decisions already published stay; re-published ones have the same ids)\n`);
-        if (opts.dryRun) { out.write('Dry run: nothing changed.\n'); return; }
+        for (const p of plan)
+          out.write(
+            `  ${p.topic}[${p.partition}]  committed ${p.committed < 0 ? 'none' : p.committed} → rebuild state from ${p.rebuildFrom}, publish decisions from ${p.emitFrom}\n`,
+          );
+        out.write(
+          `  clear state: delete and recreate ${changelogs.join(', ')}\n  untouched: ${config.topics.verdicts} (decisions already published stay; re-published ones have the same ids)\n`,
+        );
+        if (opts.dryRun) {
+          out.write('Dry run: nothing changed.\n');
+          return;
+        }
         if (!opts.yes) throw new LoopguardError(ERROR_CODES.usage, 'nothing changed; run again with --yes to apply this plan');
 
         await kafka.deleteTopics(changelogs);
         await kafka.createTopics(topicSpecs(config, topology).filter((s) => changelogs.includes(s.topic)));
         const sender = await kafka.producer();
-        const markers = plan.filter((p) => p.emitFrom > p.rebuildFrom).map((p) => ({
-          topic: topology.nodeForTopic(p.topic)!.store.changelogTopic, partition: p.partition, key: EMIT_FROM_KEY, value: null, headers: { [EMIT_FROM_HEADER]: String(p.emitFrom) },
-        }));
+        const markers = plan
+          .filter((p) => p.emitFrom > p.rebuildFrom)
+          .map((p) => ({
+            topic: topology.nodeForTopic(p.topic)!.store.changelogTopic,
+            partition: p.partition,
+            key: EMIT_FROM_KEY,
+            value: null,
+            headers: { [EMIT_FROM_HEADER]: String(p.emitFrom) },
+          }));
         await sender.send(markers);
         for (const node of topology.nodes) {
           const offsets = new Map(plan.filter((p) => p.topic === node.inputTopic).map((p) => [p.partition, p.rebuildFrom]));

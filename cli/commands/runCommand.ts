@@ -26,14 +26,37 @@ export function registerRun(program: Command, ctx: Context): void {
         throw new LoopguardError(ERROR_CODES.configInvalid, `cannot serve metrics on ${settings.http.host}:${settings.http.port}: ${e.message}`, {}, false, { cause: e });
       });
       const { kafka, catalog } = connect(config, log);
-      const processor = new StreamProcessor(config, topology, kafka, catalog, log, { maxEventBytes: opts.maxEventBytes, registryAttempts: settings.schemaRegistry.startupAttempts }, telemetry);
+      const processor = new StreamProcessor(
+        config,
+        topology,
+        kafka,
+        catalog,
+        log,
+        { maxEventBytes: opts.maxEventBytes, registryAttempts: settings.schemaRegistry.startupAttempts },
+        telemetry,
+      );
       const stopped = new Promise<void>((resolve) => {
-        const stop = () => processor.stop().then(resolve, (e) => { log.error({ err: e }, 'stop failed'); process.exitCode = 1; resolve(); });
-        process.once('SIGINT', () => { log.info({ signal: 'SIGINT' }, 'signal received'); void stop(); });
-        process.once('SIGTERM', () => { log.info({ signal: 'SIGTERM' }, 'signal received'); void stop(); });
+        const stop = () =>
+          processor.stop().then(resolve, (e) => {
+            log.error({ err: e }, 'stop failed');
+            process.exitCode = 1;
+            resolve();
+          });
+        process.once('SIGINT', () => {
+          log.info({ signal: 'SIGINT' }, 'signal received');
+          void stop();
+        });
+        process.once('SIGTERM', () => {
+          log.info({ signal: 'SIGTERM' }, 'signal received');
+          void stop();
+        });
         // A failure the client does not recover from itself ends the process non-zero: a
         // supervisor restarts it and the new instance resumes from the committed offsets and changelogs.
-        processor.onFatal = (e) => { log.fatal({ err: e }, 'processor failed; exiting'); process.exitCode = 1; void stop(); };
+        processor.onFatal = (e) => {
+          log.fatal({ err: e }, 'processor failed; exiting');
+          process.exitCode = 1;
+          void stop();
+        };
       });
       try {
         await processor.start();

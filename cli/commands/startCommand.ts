@@ -41,7 +41,9 @@ export function registerStart(program: Command, ctx: Context): void {
   program
     .command('start')
     .summary('run the guard in one command: embedded Kafka when none is configured, topics, processor, console')
-    .description('Run the guard in one command: with no broker configured (KAFKA_BROKERS or loopguard.kafka.brokers), start an embedded Kafka and schema registry (Java 17+ and Maven; cached in ~/.cache/loopguard/stack, or LOOPGUARD_STACK_DIR), create missing topics, and run the processor in the foreground with the console beside it. Without --config it runs examples/config/starter.json5 (tool-loop detection on). Ctrl-C stops the processor and whatever start started.')
+    .description(
+      'Run the guard in one command: with no broker configured (KAFKA_BROKERS or loopguard.kafka.brokers), start an embedded Kafka and schema registry (Java 17+ and Maven; cached in ~/.cache/loopguard/stack, or LOOPGUARD_STACK_DIR), create missing topics, and run the processor in the foreground with the console beside it. Without --config it runs examples/config/starter.json5 (tool-loop detection on). Ctrl-C stops the processor and whatever start started.',
+    )
     .addOption(configOption())
     .option('--demo', 'also feed the demo traffic through the broker and print its decisions as they come back', false)
     .option('--console-port <port>', 'port of the console (0: any free port)', portArg('--console-port'), DEFAULT_CONSOLE_PORT)
@@ -100,7 +102,11 @@ async function brokerFor(config: LoopguardConfig, opts: StartOptions, out: Statu
   out.print(`no broker configured: using the embedded Kafka and schema registry in ${dir}`);
   const stack = await ensureStack(dir, life.signal);
   life.onStop('embedded stack', () => stack.stop());
-  out.print(stack.started ? 'embedded stack started; Ctrl-C stops it with the guard' : `embedded stack already running there: reused, and left running (stop it with LOOPGUARD_STACK_DIR=${dir} node ${packageFile('scripts/stack.mjs')} down)`);
+  out.print(
+    stack.started
+      ? 'embedded stack started; Ctrl-C stops it with the guard'
+      : `embedded stack already running there: reused, and left running (stop it with LOOPGUARD_STACK_DIR=${dir} node ${packageFile('scripts/stack.mjs')} down)`,
+  );
   return withKafka(config, stack.brokers.split(','), stack.registryUrl, opts.metricsPort);
 }
 
@@ -126,17 +132,36 @@ async function runGuard(config: LoopguardConfig, opts: StartOptions, out: Status
     for (const line of progress?.onDecision(d) ?? []) out.print(line);
   });
   life.onStop('console source', () => source.stop());
-  const page = await serveConsole(view, { port: opts.consolePort, host: opts.consoleHost, topic: config.topics.verdicts, status: () => stats.status(), portOption: '--console-port' }, log);
+  const page = await serveConsole(
+    view,
+    { port: opts.consolePort, host: opts.consoleHost, topic: config.topics.verdicts, status: () => stats.status(), portOption: '--console-port' },
+    log,
+  );
   life.onStop('console', () => page.close());
   out.print(`console: ${page.url}`);
   out.print(`metrics: http://${config.settings.http.host}:${metricsPort}/metrics (and /healthz, /readyz)`);
 
-  const processor = new StreamProcessor(config, topology, kafka, catalog, log, { maxEventBytes: opts.maxEventBytes, registryAttempts: config.settings.schemaRegistry.startupAttempts }, stats);
+  const processor = new StreamProcessor(
+    config,
+    topology,
+    kafka,
+    catalog,
+    log,
+    { maxEventBytes: opts.maxEventBytes, registryAttempts: config.settings.schemaRegistry.startupAttempts },
+    stats,
+  );
   // A failure the client does not retry itself ends start non-zero, like `run`.
-  processor.onFatal = (e) => { log.fatal({ err: e }, 'processor failed; stopping'); process.exitCode = 1; life.requestStop('processor failed'); };
+  processor.onFatal = (e) => {
+    log.fatal({ err: e }, 'processor failed; stopping');
+    process.exitCode = 1;
+    life.requestStop('processor failed');
+  };
   life.onStop('processor', () => processor.stop());
   const ticker = setInterval(() => out.update(stats.sample(Date.now())), 1000);
-  life.onStop('status', () => { clearInterval(ticker); out.stop(); });
+  life.onStop('status', () => {
+    clearInterval(ticker);
+    out.stop();
+  });
   await processor.start();
   out.print('processor running; Ctrl-C stops it');
   if (demo) await feedDemo(config, topology, demo, out, log);

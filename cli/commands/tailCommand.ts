@@ -27,7 +27,7 @@ export function registerTail(program: Command, ctx: Context): void {
     .option('--json', 'one JSON decision per line', false)
     .option('--from-beginning', 'start at the oldest retained decision instead of new ones', false)
     .option('--max <n>', 'stop after this many decisions', nonNegative('--max'))
-    .option('--timeout <seconds>', 'stop after this many seconds without a new decision (counted from when tail has joined the topic\'s partitions)', nonNegative('--timeout'))
+    .option('--timeout <seconds>', "stop after this many seconds without a new decision (counted from when tail has joined the topic's partitions)", nonNegative('--timeout'))
     .action(async (opts: { config?: string; json: boolean; fromBeginning: boolean; max?: number; timeout?: number }) => {
       const config = ctx.config(opts);
       const log = ctx.logger(config, 'tail');
@@ -38,13 +38,20 @@ export function registerTail(program: Command, ctx: Context): void {
       let lastAt = Date.now();
       let done = false;
       let finish!: () => void;
-      const finished = new Promise<void>((r) => { finish = () => { done = true; r(); }; });
+      const finished = new Promise<void>((r) => {
+        finish = () => {
+          done = true;
+          r();
+        };
+      });
       process.once('SIGINT', () => finish());
       process.once('SIGTERM', () => finish());
       let failure: Error | undefined;
       await consumer.run({
         // The idle clock starts once tail reads: joining the group is not time without decisions.
-        onAssigned: () => { lastAt = Date.now(); },
+        onAssigned: () => {
+          lastAt = Date.now();
+        },
         onBatch: async (b) => {
           let last: number | undefined;
           for (const r of b.records) {
@@ -60,7 +67,12 @@ export function registerTail(program: Command, ctx: Context): void {
           if (opts.max !== undefined && seen >= opts.max) finish();
           return last;
         },
-        onCrash: ({ error, restarting }) => { if (!restarting) { failure = error; finish(); } },
+        onCrash: ({ error, restarting }) => {
+          if (!restarting) {
+            failure = error;
+            finish();
+          }
+        },
       });
       if (opts.max === 0) finish();
       const idle = async () => {

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { configOption } from '../options.js';
 
 export function registerTopics(program: Command, ctx: Context): void {
-  const topics = program.command('topics').description('Manage loopguard\'s topics.');
+  const topics = program.command('topics').description("Manage loopguard's topics.");
   topics
     .command('create')
     .description('Create the input, decision, dead-letter and changelog topics that do not exist yet (partitions and replication from config).')
@@ -17,7 +17,16 @@ export function registerTopics(program: Command, ctx: Context): void {
       const log = ctx.logger(config, 'topics');
       const specs = topicSpecs(config, buildTopology(config));
       if (opts.dryRun) {
-        for (const s of specs) process.stdout.write(`${s.topic}\tpartitions=${s.partitions}\treplication=${s.replicationFactor}${s.config ? `\t${Object.entries(s.config).map(([k, v]) => `${k}=${v}`).join(',')}` : ''}\n`);
+        for (const s of specs)
+          process.stdout.write(
+            `${s.topic}\tpartitions=${s.partitions}\treplication=${s.replicationFactor}${
+              s.config
+                ? `\t${Object.entries(s.config)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(',')}`
+                : ''
+            }\n`,
+          );
         return;
       }
       const { kafka } = connect(config, log);

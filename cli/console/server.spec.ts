@@ -8,10 +8,25 @@ const view = new ConsoleView();
 const server = await serveConsole(view, { port: 0, host: '127.0.0.1', topic: 'lg.verdicts', status: () => ({ ready: true }), portOption: '--port' }, log);
 afterAll(() => server.close());
 
-const block = (ts: number) => ({
-  id: `d${ts}`, source: { topic: 't', partition: 0, offset: ts }, type: 'tool_decision', key: 'run-1', sessionKey: 's', runId: 'run-1', ts, toolCallId: null,
-  toolName: 'read', decision: 'block', detector: 'generic_repeat', level: 'critical', count: 20, message: 'stop reading', pairedToolName: null, notify: true,
-}) as ConsoleDecision;
+const block = (ts: number) =>
+  ({
+    id: `d${ts}`,
+    source: { topic: 't', partition: 0, offset: ts },
+    type: 'tool_decision',
+    key: 'run-1',
+    sessionKey: 's',
+    runId: 'run-1',
+    ts,
+    toolCallId: null,
+    toolName: 'read',
+    decision: 'block',
+    detector: 'generic_repeat',
+    level: 'critical',
+    count: 20,
+    message: 'stop reading',
+    pairedToolName: null,
+    notify: true,
+  }) as ConsoleDecision;
 
 describe('the console server', () => {
   it('serves the page, its script and its style from the package, and nothing else', async () => {
@@ -27,7 +42,7 @@ describe('the console server', () => {
   });
   it('answers the snapshot as JSON, with the topic and the guard status', async () => {
     view.add(block(1000));
-    const s = await (await fetch(`${server.url}api/snapshot`)).json() as Record<string, unknown>;
+    const s = (await (await fetch(`${server.url}api/snapshot`)).json()) as Record<string, unknown>;
     expect(s).toMatchObject({ topic: 'lg.verdicts', guard: { ready: true }, now: 1000, runs: [{ key: 'run-1', state: 'blocked', message: 'stop reading' }] });
   });
   it('streams a snapshot at once and a new one when the view changes', async () => {
@@ -48,6 +63,8 @@ describe('the console server', () => {
   });
   it('names the option to change a port that is taken', async () => {
     const port = Number(new URL(server.url).port);
-    await expect(serveConsole(view, { port, host: '127.0.0.1', topic: 't', portOption: '--console-port' }, log)).rejects.toThrow(/already in use; pick another port with --console-port/);
+    await expect(serveConsole(view, { port, host: '127.0.0.1', topic: 't', portOption: '--console-port' }, log)).rejects.toThrow(
+      /already in use; pick another port with --console-port/,
+    );
   });
 });

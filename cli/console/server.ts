@@ -47,7 +47,9 @@ export async function serveConsole(view: ConsoleView, opts: ConsoleOptions, log:
     last = body;
     for (const c of clients) c.write(`data: ${body}\n\n`);
   }, PUSH_EVERY_MS);
-  const keepalive = setInterval(() => { for (const c of clients) c.write(': keepalive\n\n'); }, KEEPALIVE_MS);
+  const keepalive = setInterval(() => {
+    for (const c of clients) c.write(': keepalive\n\n');
+  }, KEEPALIVE_MS);
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -64,7 +66,10 @@ export async function serveConsole(view: ConsoleView, opts: ConsoleOptions, log:
     if (asset === undefined) return void res.writeHead(404, { ...HEADERS, 'content-type': 'text/plain' }).end('not found\n');
     readFile(packageFile(`cli/console/static/${asset[0]}`)).then(
       (body) => res.writeHead(200, { ...HEADERS, 'content-type': asset[1] }).end(body),
-      (e) => { log.error({ err: (e as Error).message, asset: asset[0] }, 'console asset missing'); res.writeHead(500).end(); },
+      (e) => {
+        log.error({ err: (e as Error).message, asset: asset[0] }, 'console asset missing');
+        res.writeHead(500).end();
+      },
     );
   });
 
@@ -72,9 +77,11 @@ export async function serveConsole(view: ConsoleView, opts: ConsoleOptions, log:
     server.once('error', (e: NodeJS.ErrnoException) => {
       clearInterval(push);
       clearInterval(keepalive);
-      reject(e.code === 'EADDRINUSE'
-        ? new LoopguardError(ERROR_CODES.usage, `${opts.host}:${opts.port} is already in use; pick another port with ${opts.portOption} (0: any free port)`)
-        : e);
+      reject(
+        e.code === 'EADDRINUSE'
+          ? new LoopguardError(ERROR_CODES.usage, `${opts.host}:${opts.port} is already in use; pick another port with ${opts.portOption} (0: any free port)`)
+          : e,
+      );
     });
     server.listen(opts.port, opts.host, resolve);
   });

@@ -49,7 +49,7 @@ export async function followDecisions(config: LoopguardConfig, log: Logger, look
       onBatch: async (b) => {
         for (const r of b.records) {
           try {
-            onDecision(await catalog.decode(r.value, decisionCodec) as ConsoleDecision);
+            onDecision((await catalog.decode(r.value, decisionCodec)) as ConsoleDecision);
           } catch (e) {
             log.warn({ topic, partition: r.partition, offset: r.offset, err: (e as Error).message }, 'skipped a decision the console cannot decode');
           }
@@ -57,7 +57,12 @@ export async function followDecisions(config: LoopguardConfig, log: Logger, look
         return b.records.at(-1)?.offset;
       },
     });
-    return { stop: async () => { await consumer.stop().catch(() => {}); await kafka.close(); } };
+    return {
+      stop: async () => {
+        await consumer.stop().catch(() => {});
+        await kafka.close();
+      },
+    };
   } catch (e) {
     await kafka.close();
     throw e;

@@ -11,29 +11,76 @@ let n = 0;
 function tool(key: string, ts: number, decision: 'allow' | 'warn' | 'block', extra: Partial<Record<string, unknown>> = {}): ConsoleDecision {
   const acting = decision !== 'allow';
   return {
-    id: `d${++n}`, source, type: 'tool_decision', key, sessionKey: key, runId: key, ts, toolCallId: `c${n}`, toolName: 'read', decision,
-    detector: acting ? 'generic_repeat' : null, level: acting ? 'warning' : null, count: acting ? 10 : null, message: acting ? `${decision} read` : null,
-    pairedToolName: null, notify: acting ? true : null, ...extra,
+    id: `d${++n}`,
+    source,
+    type: 'tool_decision',
+    key,
+    sessionKey: key,
+    runId: key,
+    ts,
+    toolCallId: `c${n}`,
+    toolName: 'read',
+    decision,
+    detector: acting ? 'generic_repeat' : null,
+    level: acting ? 'warning' : null,
+    count: acting ? 10 : null,
+    message: acting ? `${decision} read` : null,
+    pairedToolName: null,
+    notify: acting ? true : null,
+    ...extra,
   } as ConsoleDecision;
 }
 
 function abort(key: string, ts: number): ConsoleDecision {
-  return { id: `d${++n}`, source, type: 'run_abort', key, sessionKey: key, runId: key, ts, detector: 'compaction_loop_persisted', count: 3, toolName: 'exec', message: 'run aborted' } as ConsoleDecision;
+  return {
+    id: `d${++n}`,
+    source,
+    type: 'run_abort',
+    key,
+    sessionKey: key,
+    runId: key,
+    ts,
+    detector: 'compaction_loop_persisted',
+    count: 3,
+    toolName: 'exec',
+    message: 'run aborted',
+  } as ConsoleDecision;
 }
 
 function bot(ts: number, decision: 'deliver' | 'suppress', cooldownUntil: number | null = null, extra: Partial<Record<string, unknown>> = {}): ConsoleDecision {
   return {
-    id: `d${++n}`, source, type: 'bot_decision', key: 'pair', channel: 'slack', accountId: 'T1', conversationId: 'C1', senderId: n % 2 ? 'B' : 'A', receiverId: n % 2 ? 'A' : 'B',
-    eventId: null, ts, decision, cooldownUntil: decision === 'suppress' ? cooldownUntil : null, reason: decision === 'suppress' ? 'pair_budget' : null, ...extra,
+    id: `d${++n}`,
+    source,
+    type: 'bot_decision',
+    key: 'pair',
+    channel: 'slack',
+    accountId: 'T1',
+    conversationId: 'C1',
+    senderId: n % 2 ? 'B' : 'A',
+    receiverId: n % 2 ? 'A' : 'B',
+    eventId: null,
+    ts,
+    decision,
+    cooldownUntil: decision === 'suppress' ? cooldownUntil : null,
+    reason: decision === 'suppress' ? 'pair_budget' : null,
+    ...extra,
   } as ConsoleDecision;
 }
 
-const viewOf = (...ds: ConsoleDecision[]) => { const v = new ConsoleView(); for (const d of ds) v.add(d); return v.snapshot(); };
+const viewOf = (...ds: ConsoleDecision[]) => {
+  const v = new ConsoleView();
+  for (const d of ds) v.add(d);
+  return v.snapshot();
+};
 
 describe('the console view of the demo traffic', () => {
   const driver = new InMemoryDriver(buildTopology(configFrom(demoConfig)), 3);
   const view = new ConsoleView();
-  for (const s of demoScenarios()) for (const e of s.events) { const r = driver.pipe(e); if (r.ok) for (const d of r.decisions) view.add(d); }
+  for (const s of demoScenarios())
+    for (const e of s.events) {
+      const r = driver.pipe(e);
+      if (r.ok) for (const d of r.decisions) view.add(d);
+    }
   const snap = view.snapshot();
 
   it('lists the stuck reader as blocked with the message the model gets', () => {
@@ -79,7 +126,13 @@ describe('runs', () => {
   });
   it('tracks at most maxTracked runs, dropping the least recently updated', () => {
     const v = new ConsoleView({ feedSize: 10, windowMinutes: 15, runIdleMs: 1e9, maxTracked: 2 });
-    for (const [k, ts] of [['a', 1], ['b', 2], ['c', 3], ['a', 4]] as const) v.add(tool(k, ts, 'warn'));
+    for (const [k, ts] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+      ['a', 4],
+    ] as const)
+      v.add(tool(k, ts, 'warn'));
     expect(v.snapshot().runs.map((r) => r.key)).toEqual(['a', 'c']);
   });
 });
@@ -110,9 +163,17 @@ describe('cooldowns', () => {
 describe('shadow decisions and evidence', () => {
   it('marks shadow decisions in the feed, the runs and the counts', () => {
     const s = viewOf(tool('r', 1, 'block', { shadow: true }), tool('q', 2, 'block'));
-    expect(s.feed.map((f) => [f.where, f.shadow])).toEqual([['q', false], ['r', true]]);
+    expect(s.feed.map((f) => [f.where, f.shadow])).toEqual([
+      ['q', false],
+      ['r', true],
+    ]);
     expect(s.runs.find((r) => r.key === 'r')?.shadow).toBe(true);
-    expect(s.counts.map((c) => [c.why, c.shadow, c.counts[2]])).toEqual(expect.arrayContaining([['generic_repeat', true, 1], ['generic_repeat', false, 1]]));
+    expect(s.counts.map((c) => [c.why, c.shadow, c.counts[2]])).toEqual(
+      expect.arrayContaining([
+        ['generic_repeat', true, 1],
+        ['generic_repeat', false, 1],
+      ]),
+    );
   });
   it('passes evidence through when a decision carries it', () => {
     const evidence = { since: 1000, count: 21, senders: ['A', 'B'] };

@@ -104,14 +104,23 @@ export function verdictOf(d: ConsoleDecision): Verdict {
 }
 
 const whereOf = (d: ConsoleDecision): string => (d.type === 'bot_decision' ? `${d.channel} ${d.accountId}/${d.conversationId}` : d.key);
-const whyOf = (d: ConsoleDecision): string => (d.type === 'bot_decision' ? d.reason ?? '' : d.detector ?? '');
+const whyOf = (d: ConsoleDecision): string => (d.type === 'bot_decision' ? (d.reason ?? '') : (d.detector ?? ''));
 
 export function feedItem(d: ConsoleDecision, verdict: Acting): FeedItem {
   const s = summarise(d);
   return {
-    id: d.id, ts: d.ts, verdict, where: whereOf(d), subject: s.subject, why: whyOf(d), count: s.count,
-    message: s.message, notify: s.notify, cooldownUntil: d.type === 'bot_decision' ? d.cooldownUntil : null,
-    shadow: d.shadow === true, evidence: isObj(d.evidence) ? d.evidence : null,
+    id: d.id,
+    ts: d.ts,
+    verdict,
+    where: whereOf(d),
+    subject: s.subject,
+    why: whyOf(d),
+    count: s.count,
+    message: s.message,
+    notify: s.notify,
+    cooldownUntil: d.type === 'bot_decision' ? d.cooldownUntil : null,
+    shadow: d.shadow === true,
+    evidence: isObj(d.evidence) ? d.evidence : null,
   };
 }
 
@@ -148,9 +157,13 @@ export class ConsoleView {
   snapshot(): Snapshot {
     const now = this.now;
     this.prune();
-    const cooldowns = now === null ? [] : [...this.pairs.values()].filter((p) => p.cooldownUntil > now)
-      .map((p) => ({ ...p, leftMs: p.cooldownUntil - now }))
-      .sort((a, b) => a.cooldownUntil - b.cooldownUntil || a.key.localeCompare(b.key));
+    const cooldowns =
+      now === null
+        ? []
+        : [...this.pairs.values()]
+            .filter((p) => p.cooldownUntil > now)
+            .map((p) => ({ ...p, leftMs: p.cooldownUntil - now }))
+            .sort((a, b) => a.cooldownUntil - b.cooldownUntil || a.key.localeCompare(b.key));
     const runs = [...this.runs.values()].map((r) => ({ ...r })).sort((a, b) => b.lastTs - a.lastTs || a.key.localeCompare(b.key));
     return { now, decisions: this.seen, windowMinutes: this.opts.windowMinutes, totals: this.totals(), feed: this.sortedFeed(), runs, cooldowns, counts: this.countRows() };
   }
@@ -168,7 +181,19 @@ export class ConsoleView {
       if (existing !== undefined && existing.state !== 'aborted') this.runs.delete(d.key);
       return;
     }
-    const r: RunState = existing ?? { key: d.key, state: 'warned', toolName: '', detector: '', count: null, message: '', warns: 0, blocks: 0, since: d.ts, lastTs: d.ts, shadow: false };
+    const r: RunState = existing ?? {
+      key: d.key,
+      state: 'warned',
+      toolName: '',
+      detector: '',
+      count: null,
+      message: '',
+      warns: 0,
+      blocks: 0,
+      since: d.ts,
+      lastTs: d.ts,
+      shadow: false,
+    };
     if (verdict === 'warn') r.warns++;
     if (verdict === 'block') r.blocks++;
     if (r.state !== 'aborted') r.state = verdict === 'abort' ? 'aborted' : verdict === 'block' ? 'blocked' : 'warned';
@@ -196,7 +221,17 @@ export class ConsoleView {
     }
     if (d.cooldownUntil === null || d.cooldownUntil <= d.ts) return; // a hop limit: suppressed, no cooldown
     const p: PairState = existing ?? {
-      key, channel: d.channel ?? '', conversation: `${d.accountId}/${d.conversationId}`, bots: bots.join(' ↔ '), reason: '', since: d.ts, cooldownUntil: d.cooldownUntil, leftMs: 0, suppressed: 0, shadow: false, evidence: null,
+      key,
+      channel: d.channel ?? '',
+      conversation: `${d.accountId}/${d.conversationId}`,
+      bots: bots.join(' ↔ '),
+      reason: '',
+      since: d.ts,
+      cooldownUntil: d.cooldownUntil,
+      leftMs: 0,
+      suppressed: 0,
+      shadow: false,
+      evidence: null,
     };
     p.suppressed++;
     if (d.cooldownUntil > p.cooldownUntil) p.since = d.ts;
@@ -245,10 +280,12 @@ export class ConsoleView {
       }
     }
     const order = (v: string) => ACTING.indexOf(v as Acting);
-    return [...rows].map(([label, counts]) => {
-      const [verdict, why, shadow] = label.split('\t') as [Acting, string, string];
-      return { verdict, why, shadow: shadow === '1', counts };
-    }).sort((a, b) => order(a.verdict) - order(b.verdict) || b.counts[2] - a.counts[2] || a.why.localeCompare(b.why));
+    return [...rows]
+      .map(([label, counts]) => {
+        const [verdict, why, shadow] = label.split('\t') as [Acting, string, string];
+        return { verdict, why, shadow: shadow === '1', counts };
+      })
+      .sort((a, b) => order(a.verdict) - order(b.verdict) || b.counts[2] - a.counts[2] || a.why.localeCompare(b.why));
   }
 
   /** Drops what has aged out of stream time, and the longest idle beyond the tracking bound. */

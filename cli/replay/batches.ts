@@ -17,7 +17,10 @@ export async function* lineChunks(input: Readable): AsyncGenerator<Buffer> {
       if (data.subarray(0, BOM.length).equals(BOM)) data = data.subarray(BOM.length);
     }
     const end = data.lastIndexOf(10);
-    if (end === -1) { rest = data; continue; }
+    if (end === -1) {
+      rest = data;
+      continue;
+    }
     yield data.subarray(0, end + 1);
     rest = end + 1 < data.length ? data.subarray(end + 1) : undefined;
   }

@@ -38,13 +38,20 @@ export function demoFeed(topology: Topology, partitions: number, tag: string, no
   for (const e of events) {
     const r = driver.pipe(e);
     if (!r.ok) throw new Error(`demo traffic is invalid: ${r.reason}`);
-    for (const d of r.decisions) { expected[verdictOf(d)] = (expected[verdictOf(d)] ?? 0) + 1; total++; }
+    for (const d of r.decisions) {
+      expected[verdictOf(d)] = (expected[verdictOf(d)] ?? 0) + 1;
+      total++;
+    }
   }
-  const keys = new Set(events.map((e) => (e.type === 'bot_message' ? e.conversationId : e.runId ?? e.sessionKey) as string));
+  const keys = new Set(events.map((e) => (e.type === 'bot_message' ? e.conversationId : (e.runId ?? e.sessionKey)) as string));
   return { events, expected, total, owns: (d) => keys.has(d.type === 'bot_decision' ? d.conversationId : d.key) };
 }
 
-const tally = (counts: Readonly<Record<string, number>>) => Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${v} ${k}`).join(', ');
+const tally = (counts: Readonly<Record<string, number>>) =>
+  Object.entries(counts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
 
 /** Follows the demo's decisions as they are read back; says what to print for each. */
 export class DemoProgress {
@@ -65,9 +72,11 @@ export class DemoProgress {
     if (this.ids.size === this.feed.total) {
       this.done = true;
       const same = tally(this.got) === tally(this.feed.expected);
-      lines.push(same
-        ? `demo: all ${this.feed.total} decisions came back through Kafka (${tally(this.got)}), as the in-memory run of the same events predicts`
-        : `demo: ${this.feed.total} decisions came back through Kafka (${tally(this.got)}), but the in-memory run of the same events gives ${tally(this.feed.expected)}`);
+      lines.push(
+        same
+          ? `demo: all ${this.feed.total} decisions came back through Kafka (${tally(this.got)}), as the in-memory run of the same events predicts`
+          : `demo: ${this.feed.total} decisions came back through Kafka (${tally(this.got)}), but the in-memory run of the same events gives ${tally(this.feed.expected)}`,
+      );
     }
     return lines;
   }

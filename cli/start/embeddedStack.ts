@@ -21,7 +21,9 @@ export interface EmbeddedStack {
 const JAVA_HINT = 'install a Java 17+ runtime (e.g. apt-get install openjdk-17-jre-headless), or point KAFKA_BROKERS and SCHEMA_REGISTRY_URL at a broker and registry you run';
 const MAVEN_HINT = 'install Apache Maven (e.g. apt-get install maven), or point KAFKA_BROKERS and SCHEMA_REGISTRY_URL at a broker and registry you run';
 
-const fail = (message: string): never => { throw new LoopguardError(ERROR_CODES.kafka, message); };
+const fail = (message: string): never => {
+  throw new LoopguardError(ERROR_CODES.kafka, message);
+};
 
 /** The Java major version from `java -version`'s banner ("1.8.0_…" is 8). */
 export function javaMajor(banner: string): number | null {
@@ -40,22 +42,38 @@ export function requireJavaAndMaven(): void {
   if (mvn.error || mvn.status !== 0) fail(`no broker is configured and the embedded Kafka is fetched with Maven, which did not run: ${MAVEN_HINT}`);
 }
 
-interface Exit { readonly code: number | null; readonly stdout: string }
+interface Exit {
+  readonly code: number | null;
+  readonly stdout: string;
+}
 
 /** Runs `node scripts/stack.mjs <cmd>` for `dir`; its progress lines go to our stderr. */
 function stackScript(cmd: 'up' | 'down' | 'status', dir: string, signal?: AbortSignal): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [packageFile('scripts/stack.mjs'), cmd], {
-      env: { ...process.env, LOOPGUARD_STACK_DIR: dir }, stdio: ['ignore', 'pipe', cmd === 'status' ? 'ignore' : 'inherit'], signal,
+      env: { ...process.env, LOOPGUARD_STACK_DIR: dir },
+      stdio: ['ignore', 'pipe', cmd === 'status' ? 'ignore' : 'inherit'],
+      signal,
     });
     let stdout = '';
-    child.stdout!.on('data', (d) => { stdout += d; });
-    child.once('error', (e) => { if (e.name !== 'AbortError') reject(e); });
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+    });
+    child.once('error', (e) => {
+      if (e.name !== 'AbortError') reject(e);
+    });
     child.once('close', (code) => resolve({ code, stdout }));
   });
 }
 
-const envOf = (text: string): Record<string, string> => Object.fromEntries(text.trim().split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+const envOf = (text: string): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 
 function pidIn(dir: string, name: string): number | null {
   const f = join(dir, `${name}.pid`);
@@ -68,7 +86,10 @@ function handle(dir: string, env: Record<string, string>, started: boolean): Emb
   if (!brokers || !registryUrl) fail(`the embedded stack in ${dir} gave no KAFKA_BROKERS / SCHEMA_REGISTRY_URL`);
   let stopped: Promise<void> | undefined;
   return {
-    dir, brokers: brokers!, registryUrl: registryUrl!, started,
+    dir,
+    brokers: brokers!,
+    registryUrl: registryUrl!,
+    started,
     pids: { kafka: pidIn(dir, 'kafka'), registry: pidIn(dir, 'registry') },
     stop: () => (stopped ??= started ? stackScript('down', dir).then(() => undefined) : Promise.resolve()),
   };

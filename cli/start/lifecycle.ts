@@ -7,14 +7,20 @@ export class Lifecycle {
   private readonly abort = new AbortController();
   private resolveStopped!: () => void;
   /** Resolves when a stop is requested. */
-  readonly stopRequested = new Promise<void>((resolve) => { this.resolveStopped = resolve; });
+  readonly stopRequested = new Promise<void>((resolve) => {
+    this.resolveStopped = resolve;
+  });
 
   constructor(private readonly log: () => Logger) {}
 
   /** Aborted once a stop is requested, for work still starting up. */
-  get signal(): AbortSignal { return this.abort.signal; }
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
 
-  onStop(name: string, stop: () => Promise<void> | void): void { this.stops.push({ name, stop }); }
+  onStop(name: string, stop: () => Promise<void> | void): void {
+    this.stops.push({ name, stop });
+  }
 
   requestStop(reason: string): void {
     if (this.abort.signal.aborted) return;
@@ -28,7 +34,10 @@ export class Lifecycle {
     const onSignal = (signal: NodeJS.Signals) => this.requestStop(signal);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    return () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); };
+    return () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
   }
 
   async stopAll(): Promise<void> {

@@ -23,19 +23,38 @@ export class LiveStats implements Telemetry {
 
   constructor(private readonly inner: Telemetry) {}
 
-  event(type: string): void { this.events++; this.inner.event(type); }
+  event(type: string): void {
+    this.events++;
+    this.inner.event(type);
+  }
   decision(type: string, decision: string, detector: string | null): void {
     const verdict = decision === 'run_abort' ? 'abort' : decision;
     this.decisions[verdict] = (this.decisions[verdict] ?? 0) + 1;
     this.inner.decision(type, decision, detector);
   }
-  deadLetter(reason: string): void { this.inner.deadLetter(reason); }
-  lag(topic: string, partition: number, lag: number): void { this.lags.set(`${topic}/${partition}`, lag); this.inner.lag(topic, partition, lag); }
-  restored(topic: string, seconds: number, records: number): void { this.inner.restored(topic, seconds, records); }
-  latency(seconds: number): void { this.inner.latency(seconds); }
-  batch(seconds: number): void { this.inner.batch(seconds); }
-  setReady(ready: boolean): void { this.ready = ready; this.inner.setReady(ready); }
-  setLive(live: boolean): void { this.inner.setLive(live); }
+  deadLetter(reason: string): void {
+    this.inner.deadLetter(reason);
+  }
+  lag(topic: string, partition: number, lag: number): void {
+    this.lags.set(`${topic}/${partition}`, lag);
+    this.inner.lag(topic, partition, lag);
+  }
+  restored(topic: string, seconds: number, records: number): void {
+    this.inner.restored(topic, seconds, records);
+  }
+  latency(seconds: number): void {
+    this.inner.latency(seconds);
+  }
+  batch(seconds: number): void {
+    this.inner.batch(seconds);
+  }
+  setReady(ready: boolean): void {
+    this.ready = ready;
+    this.inner.setReady(ready);
+  }
+  setLive(live: boolean): void {
+    this.inner.setLive(live);
+  }
 
   /** Takes a new sample at `nowMs` (a display rate, so the wall clock is the right one). */
   sample(nowMs: number): GuardStatus {
@@ -49,12 +68,17 @@ export class LiveStats implements Telemetry {
   }
 
   /** The latest sample. */
-  status(): GuardStatus { return this.current; }
+  status(): GuardStatus {
+    return this.current;
+  }
 }
 
 const ORDER = ['allow', 'warn', 'block', 'abort', 'deliver', 'suppress'];
 
 export function formatStatus(s: GuardStatus): string {
-  const decisions = ORDER.filter((k) => (s.decisions[k] ?? 0) > 0).map((k) => `${s.decisions[k]} ${k}`).join(' · ') || 'no decisions yet';
+  const decisions =
+    ORDER.filter((k) => (s.decisions[k] ?? 0) > 0)
+      .map((k) => `${s.decisions[k]} ${k}`)
+      .join(' · ') || 'no decisions yet';
   return `${s.ready ? '● ready' : '○ restoring'}  ${s.eventsPerSecond.toFixed(1)} events/s  ${decisions}  lag ${s.lag}`;
 }

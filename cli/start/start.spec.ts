@@ -40,12 +40,17 @@ describe('start --demo traffic', () => {
 
   it('is tagged as its own runs and conversations and ends now', () => {
     expect(Math.max(...feed.events.map((e) => e.ts as number))).toBe(10_000_000);
-    expect(new Set(feed.events.filter((e) => e.runId).map((e) => e.runId))).toEqual(new Set(['run-stuck-reader-abc', 'run-build-poll-abc', 'run-ping-pong-abc', 'run-compaction-abc']));
+    expect(new Set(feed.events.filter((e) => e.runId).map((e) => e.runId))).toEqual(
+      new Set(['run-stuck-reader-abc', 'run-build-poll-abc', 'run-ping-pong-abc', 'run-compaction-abc']),
+    );
     expect(feed.events.filter((e) => e.type === 'bot_message').every((e) => String(e.conversationId).endsWith('-abc') && String(e.eventId).endsWith('-abc'))).toBe(true);
   });
   it('expects what the in-memory run decides, and reports when all of it came back', () => {
     const driver = new InMemoryDriver(topology, 3);
-    const decisions = feed.events.flatMap((e) => { const r = driver.pipe(e); return r.ok ? [...r.decisions] : []; });
+    const decisions = feed.events.flatMap((e) => {
+      const r = driver.pipe(e);
+      return r.ok ? [...r.decisions] : [];
+    });
     expect(decisions).toHaveLength(feed.total);
     const progress = new DemoProgress(feed);
     const printed = [...decisions, decisions[0]!].flatMap((d) => progress.onDecision(d));
@@ -54,7 +59,7 @@ describe('start --demo traffic', () => {
     expect(printed.some((l) => l.includes('(quiet)'))).toBe(false);
     expect(progress.done).toBe(true);
   });
-  it('ignores decisions that are not the demo\'s, and says so when what came back differs', () => {
+  it("ignores decisions that are not the demo's, and says so when what came back differs", () => {
     const progress = new DemoProgress({ ...feed, total: 1, expected: { block: 1 } });
     const other = { id: 'x', type: 'tool_decision', key: 'someone-else', decision: 'block' } as unknown as Decision;
     expect(progress.onDecision(other)).toEqual([]);

@@ -17,8 +17,14 @@ const CLEAR = '\r\x1b[2K';
 
 export function terminalStatus(out: NodeJS.WriteStream, err: NodeJS.WriteStream): StatusOutput {
   let shown = '';
-  const redraw = () => { if (shown) out.write(shown); };
-  const above = (stream: NodeJS.WriteStream, text: string) => { if (shown) out.write(CLEAR); stream.write(text); redraw(); };
+  const redraw = () => {
+    if (shown) out.write(shown);
+  };
+  const above = (stream: NodeJS.WriteStream, text: string) => {
+    if (shown) out.write(CLEAR);
+    stream.write(text);
+    redraw();
+  };
   return {
     print: (line) => above(out, `${line}\n`),
     log: (line) => above(err, line),
@@ -28,7 +34,10 @@ export function terminalStatus(out: NodeJS.WriteStream, err: NodeJS.WriteStream)
       shown = `${CLEAR}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`;
       out.write(shown);
     },
-    stop: () => { if (shown) out.write(`${CLEAR}`); shown = ''; },
+    stop: () => {
+      if (shown) out.write(`${CLEAR}`);
+      shown = '';
+    },
   };
 }
 
@@ -36,8 +45,12 @@ export function loggedStatus(out: NodeJS.WritableStream, err: NodeJS.WritableStr
   let lastAt = 0;
   let lastReady: boolean | undefined;
   return {
-    print: (line) => { out.write(`${line}\n`); },
-    log: (line) => { err.write(line); },
+    print: (line) => {
+      out.write(`${line}\n`);
+    },
+    log: (line) => {
+      err.write(line);
+    },
     update: (status) => {
       const now = Date.now();
       if (status.ready === lastReady && now - lastAt < everyMs) return;

@@ -26,7 +26,12 @@ describe('pair budget', () => {
     const events = [...every(21, 1000), ...Array.from({ length: 70 }, (_, i) => msg(T0 + 21_000 + i * 1000))];
     const ds = decide(events);
     const until = T0 + 80_000;
-    expect(ds.slice(21).filter((d) => d.ts < until).every((d) => d.decision === 'suppress' && d.cooldownUntil === until)).toBe(true);
+    expect(
+      ds
+        .slice(21)
+        .filter((d) => d.ts < until)
+        .every((d) => d.decision === 'suppress' && d.cooldownUntil === until),
+    ).toBe(true);
     const after = ds.filter((d) => d.ts >= until);
     expect(after).toHaveLength(11);
     expect(after.every((d) => d.decision === 'deliver')).toBe(true);
@@ -45,11 +50,15 @@ describe('pair budget', () => {
   });
   it('judges an older event only against events at or before its own time', () => {
     const late = every(20, 100, T0 + 10_000);
-    given(p, late).when(msg(T0 + 5_000)).then((ds) => expect(ds[0]?.decision).toBe('deliver'));
+    given(p, late)
+      .when(msg(T0 + 5_000))
+      .then((ds) => expect(ds[0]?.decision).toBe('deliver'));
   });
   it('does not apply a later cooldown to an earlier event', () => {
     const tripped = every(21, 100, T0 + 10_000);
-    given(p, tripped).when(msg(T0 + 1_000)).then((ds) => expect(ds[0]?.decision).toBe('deliver'));
+    given(p, tripped)
+      .when(msg(T0 + 1_000))
+      .then((ds) => expect(ds[0]?.decision).toBe('deliver'));
   });
   it('keeps a later-ending cooldown when an older event trips one', () => {
     // 21 events from t=10 s trip a cooldown until 72 s; then 21 older events (t = 1 s .. 1.2 s) trip one that would end at 61.2 s.
@@ -86,8 +95,12 @@ describe('repeated eventIds', () => {
   });
   it('answers suppress for a repeat that falls inside a cooldown', () => {
     const events = every(21, 100).map((e, i) => ({ ...e, eventId: `m${i}` }) as BotMessage);
-    given(p, events).when(events[20]!).then((ds) => expect(ds[0]).toMatchObject({ decision: 'suppress', reason: 'pair_budget' }));
-    given(p, events).when(events[0]!).then((ds) => expect(ds[0]?.decision).toBe('deliver'));
+    given(p, events)
+      .when(events[20]!)
+      .then((ds) => expect(ds[0]).toMatchObject({ decision: 'suppress', reason: 'pair_budget' }));
+    given(p, events)
+      .when(events[0]!)
+      .then((ds) => expect(ds[0]?.decision).toBe('deliver'));
   });
   it('forgets ids once the pair has moved on by a window and a cooldown', () => {
     const m = { ...msg(T0), eventId: 'old' } as BotMessage;

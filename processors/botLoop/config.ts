@@ -87,8 +87,8 @@ function blocksUnder(parent: unknown, path: string, fail: Fail): Record<string, 
 export function loadBotLoopConfig(channels: unknown, fail: Fail, warn: (message: string) => void): BotLoopConfig {
   if (channels === undefined) return defaultBotLoopConfig;
   if (!isObj(channels)) return fail('channels', 'must be an object');
-  const defaults = isObj(channels.defaults) && channels.defaults.botLoopProtection !== undefined
-    ? block(channels.defaults.botLoopProtection, 'channels.defaults.botLoopProtection', fail) : {};
+  const defaults =
+    isObj(channels.defaults) && channels.defaults.botLoopProtection !== undefined ? block(channels.defaults.botLoopProtection, 'channels.defaults.botLoopProtection', fail) : {};
   const out = Object.create(null) as Record<string, ChannelBlocks>;
   for (const [name, ch] of Object.entries(channels)) {
     if (name === 'defaults' || !isObj(ch)) continue;

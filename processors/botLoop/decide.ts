@@ -4,13 +4,20 @@
 import { resolveBotLoop, type BotLoopConfig, type ResolvedBotLoop } from './config.js';
 import { botPair, isTrackable, type BotMessage } from './events.js';
 import {
-  CONVERSATION_WINDOW_MS, MAX_PAIRS, MAX_RECEIVER_EVENTS, MAX_SEEN_IDS, REASONS, inCooldown,
-  type ConversationState, type Cooldown, type PairState, type Reason, type ReceiverState,
+  CONVERSATION_WINDOW_MS,
+  MAX_PAIRS,
+  MAX_RECEIVER_EVENTS,
+  MAX_SEEN_IDS,
+  REASONS,
+  inCooldown,
+  type ConversationState,
+  type Cooldown,
+  type PairState,
+  type Reason,
+  type ReceiverState,
 } from './state.js';
 
-export type Answer =
-  | { readonly decision: 'deliver' }
-  | { readonly decision: 'suppress'; readonly cooldownUntil: number; readonly reason: Reason };
+export type Answer = { readonly decision: 'deliver' } | { readonly decision: 'suppress'; readonly cooldownUntil: number; readonly reason: Reason };
 
 export interface BotVerdict {
   readonly answer: Answer;
@@ -43,7 +50,7 @@ export function decideMessage(state: ConversationState, e: BotMessage, config: B
   const dropped: Drop[] = [];
   if (!state.pairs.has(pairId) && state.pairs.size >= MAX_PAIRS) dropped.push('pair');
   const p = pairBudget(pair, e.ts, cfg);
-  const receiver = cfg.maxConversationBotEvents !== undefined ? state.receivers.get(e.receiverId) ?? EMPTY_RECEIVER : undefined;
+  const receiver = cfg.maxConversationBotEvents !== undefined ? (state.receivers.get(e.receiverId) ?? EMPTY_RECEIVER) : undefined;
   if (receiver !== undefined && !state.receivers.has(e.receiverId) && state.receivers.size >= MAX_PAIRS) dropped.push('receiver');
   const c = receiver !== undefined ? conversationBudget(receiver, e, cfg, cfg.maxConversationBotEvents!, dropped) : undefined;
   const nextSeen = e.eventId === undefined ? seen : rememberSeen(seen, e.eventId, e.ts, dropped);
@@ -107,7 +114,10 @@ function pairBudget(pair: PairState, t: number, cfg: ResolvedBotLoop): PairOutco
   let placed = false;
   for (const x of pair.timestamps) {
     if (x <= from) continue;
-    if (!placed && x > t) { timestamps.push(t); placed = true; }
+    if (!placed && x > t) {
+      timestamps.push(t);
+      placed = true;
+    }
     if (x <= t) count++;
     timestamps.push(x);
   }

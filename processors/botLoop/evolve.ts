@@ -21,7 +21,10 @@ function bounded<V>(map: ReadonlyMap<string, V>, id: string, value: V, newest: (
   let oldest = Number.POSITIVE_INFINITY;
   for (const [k, v] of next) {
     const t = newest(v);
-    if (k !== id && t < oldest) { oldest = t; oldestId = k; }
+    if (k !== id && t < oldest) {
+      oldest = t;
+      oldestId = k;
+    }
   }
   if (oldestId !== undefined) next.delete(oldestId);
   return next;

@@ -24,18 +24,20 @@ export function reactMessage(e: BotMessage, verdict: BotVerdict): readonly BotDe
   const a = verdict.answer;
   const suppress = a.decision === 'suppress';
   // One literal with every field, so decisions share a single shape (this is the hot path).
-  return [{
-    type: 'bot_decision',
-    key: pairKeyOf(e),
-    channel: e.channel,
-    accountId: e.accountId,
-    conversationId: e.conversationId,
-    senderId: e.senderId,
-    receiverId: e.receiverId,
-    eventId: e.eventId ?? null,
-    ts: e.ts,
-    decision: a.decision,
-    cooldownUntil: suppress ? a.cooldownUntil : null,
-    reason: suppress ? a.reason : null,
-  }];
+  return [
+    {
+      type: 'bot_decision',
+      key: pairKeyOf(e),
+      channel: e.channel,
+      accountId: e.accountId,
+      conversationId: e.conversationId,
+      senderId: e.senderId,
+      receiverId: e.receiverId,
+      eventId: e.eventId ?? null,
+      ts: e.ts,
+      decision: a.decision,
+      cooldownUntil: suppress ? a.cooldownUntil : null,
+      reason: suppress ? a.reason : null,
+    },
+  ];
 }

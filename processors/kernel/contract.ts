@@ -16,32 +16,38 @@ interface FieldBase<T> {
   readonly doc?: string;
 }
 
-export type Field<T = unknown> = FieldBase<T> & (
-  | { readonly kind: 'string'; readonly maxLength?: number; readonly nonEmpty?: boolean }
-  | { readonly kind: 'choice'; readonly symbols: readonly string[]; readonly avroEnum?: string }
-  | { readonly kind: 'long'; readonly min: number; readonly max: number }
-  | { readonly kind: 'int'; readonly min: number; readonly max: number }
-  | { readonly kind: 'boolean' }
-  /** Any JSON value; travels as JSON text. */
-  | { readonly kind: 'json' }
-  /**
-   * A string, or a record of optional strings (`{name, message}`) plus optional `loose`
-   * members: kept when of their type, dropped (not rejected) otherwise.
-   */
-  | { readonly kind: 'textOrRecord'; readonly record: string; readonly fields: readonly string[]; readonly loose?: Readonly<Record<string, LooseType>> }
-  | { readonly kind: 'position' }
-  /** A nested record (an Avro record of its own, named `record`). */
-  | { readonly kind: 'record'; readonly record: string; readonly fields: Fields }
-  /** A list of values of one field kind, at most `maxItems` long. */
-  | { readonly kind: 'list'; readonly item: Field; readonly maxItems: number }
-);
+export type Field<T = unknown> = FieldBase<T> &
+  (
+    | { readonly kind: 'string'; readonly maxLength?: number; readonly nonEmpty?: boolean }
+    | { readonly kind: 'choice'; readonly symbols: readonly string[]; readonly avroEnum?: string }
+    | { readonly kind: 'long'; readonly min: number; readonly max: number }
+    | { readonly kind: 'int'; readonly min: number; readonly max: number }
+    | { readonly kind: 'boolean' }
+    /** Any JSON value; travels as JSON text. */
+    | { readonly kind: 'json' }
+    /**
+     * A string, or a record of optional strings (`{name, message}`) plus optional `loose`
+     * members: kept when of their type, dropped (not rejected) otherwise.
+     */
+    | { readonly kind: 'textOrRecord'; readonly record: string; readonly fields: readonly string[]; readonly loose?: Readonly<Record<string, LooseType>> }
+    | { readonly kind: 'position' }
+    /** A nested record (an Avro record of its own, named `record`). */
+    | { readonly kind: 'record'; readonly record: string; readonly fields: Fields }
+    /** A list of values of one field kind, at most `maxItems` long. */
+    | { readonly kind: 'list'; readonly item: Field; readonly maxItems: number }
+  );
 
 /** The types a loose record member may have: `number` travels as an Avro double. */
 export type LooseType = 'string' | 'number';
 
-export interface Optional<T> { readonly optional: true; readonly field: Field<T> }
+export interface Optional<T> {
+  readonly optional: true;
+  readonly field: Field<T>;
+}
 export type FieldSpec = Field | Optional<unknown>;
-export interface Fields { readonly [name: string]: FieldSpec }
+export interface Fields {
+  readonly [name: string]: FieldSpec;
+}
 
 export const f = {
   identity: (doc?: string): Field<string> => ({ kind: 'string', maxLength: MAX_IDENTITY_LENGTH, doc }),
@@ -56,15 +62,31 @@ export const f = {
   json: (doc?: string): Field<unknown> => ({ kind: 'json', doc }),
   // status, statusCode and code arrived as free-form extras before they were declared, so a
   // value of another type is dropped rather than making the event invalid.
-  error: (doc?: string): Field<string | ErrorObject> => ({ kind: 'textOrRecord', record: 'ToolError', fields: ['name', 'message'], loose: { status: 'number', statusCode: 'number', code: 'string' }, doc }),
+  error: (doc?: string): Field<string | ErrorObject> => ({
+    kind: 'textOrRecord',
+    record: 'ToolError',
+    fields: ['name', 'message'],
+    loose: { status: 'number', statusCode: 'number', code: 'string' },
+    doc,
+  }),
   position: (doc?: string): Field<SourcePosition> => ({ kind: 'position', doc }),
   record: <const F extends Fields>(record: string, fields: F, doc?: string): Field<Shape<F>> => ({ kind: 'record', record, fields, doc }),
   list: <T>(item: Field<T>, maxItems: number, doc?: string): Field<readonly T[]> => ({ kind: 'list', item, maxItems, doc }),
   optional: <T>(field: Field<T>): Optional<T> => ({ optional: true, field }),
 };
 
-export interface ErrorObject { readonly name?: string; readonly message?: string; readonly status?: number; readonly statusCode?: number; readonly code?: string }
-export interface SourcePosition { readonly topic: string; readonly partition: number; readonly offset: number }
+export interface ErrorObject {
+  readonly name?: string;
+  readonly message?: string;
+  readonly status?: number;
+  readonly statusCode?: number;
+  readonly code?: string;
+}
+export interface SourcePosition {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+}
 
 type TypeOf<F> = F extends Optional<infer T> ? T : F extends Field<infer T> ? T : never;
 type OptionalKeys<F extends Fields> = { [K in keyof F]: F[K] extends Optional<unknown> ? K : never }[keyof F];

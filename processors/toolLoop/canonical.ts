@@ -135,9 +135,20 @@ function writeObject(value: object, path: Set<object>): string {
   try {
     if (Array.isArray(value)) return writeArray(value, path);
     if (value instanceof Uint8Array) return `{"data":${str(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'))},"type":"Uint8Array"}`;
-    if (value instanceof Error) return writeEntries([['message', value.message], ['name', value.name], ['stack', value.stack]], path);
+    if (value instanceof Error)
+      return writeEntries(
+        [
+          ['message', value.message],
+          ['name', value.name],
+          ['stack', value.stack],
+        ],
+        path,
+      );
     const keys = Object.keys(value).sort();
-    return writeEntries(keys.map((k) => [k, (value as Record<string, unknown>)[k]]), path);
+    return writeEntries(
+      keys.map((k) => [k, (value as Record<string, unknown>)[k]]),
+      path,
+    );
   } finally {
     path.delete(value);
   }

@@ -6,29 +6,33 @@ import { resolveToolPolicy, type ResolvedToolPolicy, type ToolPolicyBlock } from
 
 const positiveInt = z.number().int().positive();
 
-export const loopDetectionBlockSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  historySize: positiveInt.max(1000, { message: "must be at most 1000" }).optional(),
-  warningThreshold: positiveInt.optional(),
-  criticalThreshold: positiveInt.optional(),
-  unknownToolThreshold: positiveInt.optional(),
-  globalCircuitBreakerThreshold: positiveInt.optional(),
-  detectors: z.strictObject({
-    genericRepeat: z.boolean().optional(),
-    knownPollNoProgress: z.boolean().optional(),
-    pingPong: z.boolean().optional(),
-  }).optional(),
-  postCompactionGuard: z.strictObject({ windowSize: positiveInt.optional() }).optional(),
-}).superRefine((b, ctx) => {
-  const order = (lo: keyof typeof b, hi: keyof typeof b) => {
-    const [l, h] = [b[lo], b[hi]];
-    if (typeof l === 'number' && typeof h === 'number' && l >= h) {
-      ctx.addIssue({ code: 'custom', path: [hi], message: `${lo} (${l}) must be lower than ${hi} (${h})` });
-    }
-  };
-  order('warningThreshold', 'criticalThreshold');
-  order('criticalThreshold', 'globalCircuitBreakerThreshold');
-});
+export const loopDetectionBlockSchema = z
+  .strictObject({
+    enabled: z.boolean().optional(),
+    historySize: positiveInt.max(1000, { message: 'must be at most 1000' }).optional(),
+    warningThreshold: positiveInt.optional(),
+    criticalThreshold: positiveInt.optional(),
+    unknownToolThreshold: positiveInt.optional(),
+    globalCircuitBreakerThreshold: positiveInt.optional(),
+    detectors: z
+      .strictObject({
+        genericRepeat: z.boolean().optional(),
+        knownPollNoProgress: z.boolean().optional(),
+        pingPong: z.boolean().optional(),
+      })
+      .optional(),
+    postCompactionGuard: z.strictObject({ windowSize: positiveInt.optional() }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const order = (lo: keyof typeof b, hi: keyof typeof b) => {
+      const [l, h] = [b[lo], b[hi]];
+      if (typeof l === 'number' && typeof h === 'number' && l >= h) {
+        ctx.addIssue({ code: 'custom', path: [hi], message: `${lo} (${l}) must be lower than ${hi} (${h})` });
+      }
+    };
+    order('warningThreshold', 'criticalThreshold');
+    order('criticalThreshold', 'globalCircuitBreakerThreshold');
+  });
 
 export type LoopDetectionBlock = z.infer<typeof loopDetectionBlockSchema>;
 

@@ -51,8 +51,10 @@ export function decideRun(state: RunState, event: ToolEvent, resolve: Resolve, t
   }
   const cfg = resolve(live.agentId ?? event.agentId);
   switch (event.type) {
-    case 'tool_call': return decideCall(live, event, cfg);
-    case 'tool_outcome': return decideOutcome(live, event, cfg);
+    case 'tool_call':
+      return decideCall(live, event, cfg);
+    case 'tool_outcome':
+      return decideOutcome(live, event, cfg);
     case 'compaction':
     case 'run_end':
       return FOLD;
@@ -66,8 +68,14 @@ export function decideRun(state: RunState, event: ToolEvent, resolve: Resolve, t
 const shadowOf = (cfg: RunConfig): true | undefined => (cfg.policy.mode === 'shadow' ? true : undefined);
 
 // A literal with every field, not a spread: this runs for every call.
-const answer = (verdict: Verdict, warningKey?: string, record = true, counted = false, escalation?: Escalation): RunVerdict =>
-  ({ kind: 'call', verdict, warningKey, record, counted, escalation });
+const answer = (verdict: Verdict, warningKey?: string, record = true, counted = false, escalation?: Escalation): RunVerdict => ({
+  kind: 'call',
+  verdict,
+  warningKey,
+  record,
+  counted,
+  escalation,
+});
 
 function decideCall(state: RunState, e: ToolCall, cfg: RunConfig): RunVerdict {
   const shadow = shadowOf(cfg);
@@ -129,7 +137,11 @@ function decideOutcome(state: RunState, e: ToolOutcome, cfg: RunConfig): RunVerd
   return { kind: 'abort', count, toolName: e.toolName, evidence: evidenceOf(carrying), shadow: shadowOf(cfg) };
 }
 
-export const guardEntryOf = (e: ToolOutcome, resultHash: string): GuardEntry => ({ triple: `${e.toolName}\u0000${e.argsHash}\u0000${resultHash}`, toolCallId: e.toolCallId, ts: e.ts });
+export const guardEntryOf = (e: ToolOutcome, resultHash: string): GuardEntry => ({
+  triple: `${e.toolName}\u0000${e.argsHash}\u0000${resultHash}`,
+  toolCallId: e.toolCallId,
+  ts: e.ts,
+});
 
 /** The guard after one more hashed outcome, and how often its triple is now in the window. */
 export function guardAfter(guard: CompactionGuard, entry: GuardEntry): { readonly guard: CompactionGuard | null; readonly count: number } {

@@ -45,8 +45,10 @@ export function countRepeats(history: readonly ToolRecord[], toolName: string, a
     if (recentCount === 0) newestResultHash = r.resultHash;
     recentCount++;
     if (!streakOpen || r.resultHash === undefined) continue;
-    if (streakHash === undefined) { streakHash = r.resultHash; streak = 1; }
-    else if (r.resultHash === streakHash) streak++;
+    if (streakHash === undefined) {
+      streakHash = r.resultHash;
+      streak = 1;
+    } else if (r.resultHash === streakHash) streak++;
     else streakOpen = false;
   }
   return { recentCount, noProgressStreak: streak, newestResultHash };
@@ -80,7 +82,10 @@ export function pingPong(history: readonly ToolRecord[], argsHash: string): Ping
   const l = last.argsHash;
   let other: string | undefined;
   for (let i = history.length - 2; i >= 0; i--) {
-    if (history[i]!.argsHash !== l) { other = history[i]!.argsHash; break; }
+    if (history[i]!.argsHash !== l) {
+      other = history[i]!.argsHash;
+      break;
+    }
   }
   if (other === undefined || argsHash !== other) return NO_PING_PONG;
   let tail = 0;
@@ -92,9 +97,14 @@ export function pingPong(history: readonly ToolRecord[], argsHash: string): Ping
     const lSide = tail % 2 === 0;
     if (r.argsHash !== (lSide ? l : other)) break;
     tail++;
-    if (r.resultHash === undefined) { evidence = false; continue; }
-    if (lSide) { if (lHash === null) lHash = r.resultHash; else if (lHash !== r.resultHash) evidence = false; }
-    else if (oHash === null) oHash = r.resultHash;
+    if (r.resultHash === undefined) {
+      evidence = false;
+      continue;
+    }
+    if (lSide) {
+      if (lHash === null) lHash = r.resultHash;
+      else if (lHash !== r.resultHash) evidence = false;
+    } else if (oHash === null) oHash = r.resultHash;
     else if (oHash !== r.resultHash) evidence = false;
   }
   if (tail < 2) return NO_PING_PONG;
@@ -148,7 +158,8 @@ export function detect(history: readonly ToolRecord[], call: CallFacts, cfg: Res
   if (!poll && cfg.detectors.genericRepeat) {
     const warningKey = `generic|${toolName}|${argsHash}`;
     if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.genericRepeat, count: noProgressStreak, warningKey, evidence: streak() };
-    if (recentCount >= cfg.warningThreshold) return { decision: 'warn', detector: DETECTORS.genericRepeat, count: recentCount, warningKey, evidence: evidenceOf(sameCall(history, toolName, argsHash)) };
+    if (recentCount >= cfg.warningThreshold)
+      return { decision: 'warn', detector: DETECTORS.genericRepeat, count: recentCount, warningKey, evidence: evidenceOf(sameCall(history, toolName, argsHash)) };
   }
   return undefined;
 }

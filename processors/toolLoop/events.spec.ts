@@ -5,7 +5,10 @@ import { given } from '../kernel/spec.js';
 
 describe('tool event validation', () => {
   it('accepts pre-hashed calls and outcomes', () => {
-    expect(parse({ type: 'tool_call', ts: 1, runId: 'r', toolName: 'read', argsHash: 'read:abc', action: 'poll' })).toMatchObject({ ok: true, value: { argsHash: 'read:abc', action: 'poll' } });
+    expect(parse({ type: 'tool_call', ts: 1, runId: 'r', toolName: 'read', argsHash: 'read:abc', action: 'poll' })).toMatchObject({
+      ok: true,
+      value: { argsHash: 'read:abc', action: 'poll' },
+    });
     expect(parse({ type: 'tool_outcome', ts: 1, sessionKey: 's', toolName: 'read', argsHash: 'read:abc', resultHash: 'x', unknownToolName: 'y' }).ok).toBe(true);
   });
   it('treats null as absent', () => {
@@ -31,7 +34,13 @@ describe('tool event validation', () => {
   });
   it('uses argsHash when both args and argsHash are present', () => {
     const p = toolLoopProcess({ global: { enabled: true, warningThreshold: 2 }, agents: {}, runTtlMs: 1e9 });
-    const call = (args: unknown) => { const r = parseToolEvent({ type: 'tool_call', ts: 1, runId: 'r', toolName: 'read', args, argsHash: 'read:fixed' }); if (!r.ok) throw new Error(r.reason); return r.value; };
-    given(p, [call({ a: 1 }), call({ a: 2 })]).when(call({ a: 3 })).then((ds) => expect(ds[0]).toMatchObject({ decision: 'warn', count: 2 }));
+    const call = (args: unknown) => {
+      const r = parseToolEvent({ type: 'tool_call', ts: 1, runId: 'r', toolName: 'read', args, argsHash: 'read:fixed' });
+      if (!r.ok) throw new Error(r.reason);
+      return r.value;
+    };
+    given(p, [call({ a: 1 }), call({ a: 2 })])
+      .when(call({ a: 3 }))
+      .then((ds) => expect(ds[0]).toMatchObject({ decision: 'warn', count: 2 }));
   });
 });

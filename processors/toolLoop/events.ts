@@ -57,7 +57,14 @@ interface RunIdentity {
 /** What the processor folds: identity, tool and hashes; raw arguments and results are gone. */
 export type ToolEvent =
   | (RunIdentity & { readonly type: 'tool_call'; readonly toolCallId?: string; readonly toolName: string; readonly argsHash: string; readonly action?: string })
-  | (RunIdentity & { readonly type: 'tool_outcome'; readonly toolCallId?: string; readonly toolName: string; readonly argsHash: string; readonly outcome?: OutcomeHash; readonly transient?: boolean })
+  | (RunIdentity & {
+      readonly type: 'tool_outcome';
+      readonly toolCallId?: string;
+      readonly toolName: string;
+      readonly argsHash: string;
+      readonly outcome?: OutcomeHash;
+      readonly transient?: boolean;
+    })
   | (RunIdentity & { readonly type: 'compaction' | 'run_end' });
 
 export type ToolCall = Extract<ToolEvent, { type: 'tool_call' }>;
@@ -99,7 +106,12 @@ export function parseToolEvent(input: unknown): Parsed<ToolEvent> {
 }
 
 class HashInputError extends Error {
-  constructor(readonly field: string, cause: Error) { super(cause.message); }
+  constructor(
+    readonly field: string,
+    cause: Error,
+  ) {
+    super(cause.message);
+  }
 }
 
 function hashedField<T>(field: string, fn: () => T): T {
@@ -117,16 +129,33 @@ function hashed(e: ToolEventInput): ToolEvent {
     case 'tool_call': {
       const argsHash = e.argsHash ?? hashedField('args', () => hashArgs(e.toolName, e.args));
       return {
-        type: 'tool_call', ts: e.ts, eventId: e.eventId, sessionKey: e.sessionKey, runId: e.runId, agentId: e.agentId,
-        toolCallId: e.toolCallId, toolName: e.toolName, argsHash, action: actionOf(e.args, e.action),
+        type: 'tool_call',
+        ts: e.ts,
+        eventId: e.eventId,
+        sessionKey: e.sessionKey,
+        runId: e.runId,
+        agentId: e.agentId,
+        toolCallId: e.toolCallId,
+        toolName: e.toolName,
+        argsHash,
+        action: actionOf(e.args, e.action),
       };
     }
     case 'tool_outcome': {
       const argsHash = e.argsHash ?? hashedField('args', () => hashArgs(e.toolName, e.args));
       const outcome = hashedField('result', () => outcomeOf(e));
       return {
-        type: 'tool_outcome', ts: e.ts, eventId: e.eventId, sessionKey: e.sessionKey, runId: e.runId, agentId: e.agentId,
-        toolCallId: e.toolCallId, toolName: e.toolName, argsHash, outcome, transient: isTransient(e, outcome?.unknownToolName !== undefined),
+        type: 'tool_outcome',
+        ts: e.ts,
+        eventId: e.eventId,
+        sessionKey: e.sessionKey,
+        runId: e.runId,
+        agentId: e.agentId,
+        toolCallId: e.toolCallId,
+        toolName: e.toolName,
+        argsHash,
+        outcome,
+        transient: isTransient(e, outcome?.unknownToolName !== undefined),
       };
     }
     case 'compaction':
@@ -144,6 +173,7 @@ function outcomeOf(e: ToolOutcomeInput): OutcomeHash | undefined {
   if (e.resultHash !== undefined) return e.unknownToolName !== undefined ? { resultHash: e.resultHash, unknownToolName: e.unknownToolName } : { resultHash: e.resultHash };
   const o = hashOutcome({ toolName: e.toolName, args: e.args, action: e.action, result: e.result, error: e.error });
   // A name taken from error text can be as long as the event; state keeps a bounded stand-in.
-  if (o?.unknownToolName !== undefined && o.unknownToolName.length > MAX_HASH_LENGTH) return { resultHash: o.resultHash, unknownToolName: `sha256:${hashValue(o.unknownToolName)}` };
+  if (o?.unknownToolName !== undefined && o.unknownToolName.length > MAX_HASH_LENGTH)
+    return { resultHash: o.resultHash, unknownToolName: `sha256:${hashValue(o.unknownToolName)}` };
   return o;
 }

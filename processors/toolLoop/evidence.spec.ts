@@ -7,56 +7,71 @@ import { runEvents, toolLoopSpec, type RawToolEvent } from './testing/events.js'
 
 const config: ToolLoopConfig = { global: { enabled: true, historySize: 60 }, agents: {}, runTtlMs: 86_400_000 };
 const p = toolLoopSpec(config);
-const only = (ds: readonly unknown[]) => { expect(ds).toHaveLength(1); return ds[0] as ToolDecision; };
+const only = (ds: readonly unknown[]) => {
+  expect(ds).toHaveLength(1);
+  return ds[0] as ToolDecision;
+};
 const ids = (events: readonly RawToolEvent[]) => events.filter((e) => e.type === 'tool_call').map((e) => e.toolCallId as string);
 
 describe('evidence on tool decisions', () => {
   it('lists the records of recentCount for a generic_repeat warning, since the first of them', () => {
     const r = runEvents();
     const history = r.repeat(10, 'read', { p: 1 }, (i) => `v${i}`);
-    given(p, [r.call('other', { x: 1 }), ...history]).when(r.call('read', { p: 1 })).then((ds) => {
-      expect(only(ds).evidence).toEqual({ toolCallIds: ids(history), since: history[0]!.ts });
-    });
+    given(p, [r.call('other', { x: 1 }), ...history])
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => {
+        expect(only(ds).evidence).toEqual({ toolCallIds: ids(history), since: history[0]!.ts });
+      });
   });
   it('keeps the newest 20 ids but dates the evidence from the first record of all', () => {
     const r = runEvents();
     const history = r.repeat(25, 'read', { p: 1 }, (i) => `v${i}`);
-    given(p, history).when(r.call('read', { p: 1 })).then((ds) => {
-      const d = only(ds);
-      expect(d).toMatchObject({ decision: 'warn', count: 25 });
-      expect(d.evidence).toEqual({ toolCallIds: ids(history).slice(5), since: history[0]!.ts });
-    });
+    given(p, history)
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => {
+        const d = only(ds);
+        expect(d).toMatchObject({ decision: 'warn', count: 25 });
+        expect(d.evidence).toEqual({ toolCallIds: ids(history).slice(5), since: history[0]!.ts });
+      });
   });
   it('lists exactly 20 ids when 20 records make the count', () => {
     const r = runEvents();
     const history = r.repeat(20, 'read', { p: 1 }, () => 'same');
-    given(p, history).when(r.call('read', { p: 1 })).then((ds) => {
-      expect(only(ds)).toMatchObject({ decision: 'block', count: 20, evidence: { toolCallIds: ids(history), since: history[0]!.ts } });
-    });
+    given(p, history)
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => {
+        expect(only(ds)).toMatchObject({ decision: 'block', count: 20, evidence: { toolCallIds: ids(history), since: history[0]!.ts } });
+      });
   });
   it('skips records without a toolCallId, and dates the evidence from the first record all the same', () => {
     const r = runEvents();
     const first = { ...r.call('read', { p: 1 }), toolCallId: undefined } as RawToolEvent;
     const rest = r.repeat(9, 'read', { p: 1 }, (i) => `v${i}`);
-    given(p, [first, ...rest]).when(r.call('read', { p: 1 })).then((ds) => {
-      expect(only(ds).evidence).toEqual({ toolCallIds: ids(rest), since: first.ts });
-    });
+    given(p, [first, ...rest])
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => {
+        expect(only(ds).evidence).toEqual({ toolCallIds: ids(rest), since: first.ts });
+      });
   });
   it("dates a record an outcome appended by the outcome's ts", () => {
     const r = runEvents();
     const orphans = Array.from({ length: 10 }, () => r.outcome('read', { p: 1 }, 'same', { toolCallId: 'late' }));
-    given(p, orphans).when(r.call('read', { p: 1 })).then((ds) => {
-      expect(only(ds)).toMatchObject({ decision: 'warn', count: 10 });
-      expect(only(ds).evidence).toEqual({ toolCallIds: Array(10).fill('late'), since: orphans[0]!.ts });
-    });
+    given(p, orphans)
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => {
+        expect(only(ds)).toMatchObject({ decision: 'warn', count: 10 });
+        expect(only(ds).evidence).toEqual({ toolCallIds: Array(10).fill('late'), since: orphans[0]!.ts });
+      });
   });
   it('lists only the no-progress streak for a block, not the older records with another result', () => {
     const r = runEvents();
     const older = r.repeat(5, 'read', { p: 1 }, () => 'old');
     const streak = r.repeat(20, 'read', { p: 1 }, () => 'same');
-    given(p, [...older, ...streak]).when(r.call('read', { p: 1 })).then((ds) => {
-      expect(only(ds)).toMatchObject({ decision: 'block', detector: 'generic_repeat', count: 20, evidence: { toolCallIds: ids(streak), since: streak[0]!.ts } });
-    });
+    given(p, [...older, ...streak])
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => {
+        expect(only(ds)).toMatchObject({ decision: 'block', detector: 'generic_repeat', count: 20, evidence: { toolCallIds: ids(streak), since: streak[0]!.ts } });
+      });
   });
   it('lists the ping-pong tail without the current call', () => {
     const r = runEvents();
@@ -65,21 +80,27 @@ describe('evidence on tool decisions', () => {
       const [tool, args, res] = i % 2 === 0 ? ['read', { p: 'a' }, 'A'] : ['list', { p: 'b' }, 'B'];
       tail.push(r.call(tool, args), r.outcome(tool, args, res));
     }
-    given(p, [r.call('grep', { q: 1 }), r.outcome('grep', { q: 1 }, 'g'), ...tail]).when(r.call('list', { p: 'b' })).then((ds) => {
-      expect(only(ds)).toMatchObject({ decision: 'warn', detector: 'ping_pong', count: 10, evidence: { toolCallIds: ids(tail), since: tail[0]!.ts } });
-    });
+    given(p, [r.call('grep', { q: 1 }), r.outcome('grep', { q: 1 }, 'g'), ...tail])
+      .when(r.call('list', { p: 'b' }))
+      .then((ds) => {
+        expect(only(ds)).toMatchObject({ decision: 'warn', detector: 'ping_pong', count: 10, evidence: { toolCallIds: ids(tail), since: tail[0]!.ts } });
+      });
   });
   it('lists the unknown-tool streak', () => {
     const r = runEvents();
     const streak: RawToolEvent[] = [];
     for (let i = 0; i < 10; i++) streak.push(r.call('browse', { u: i }), r.error('browse', { u: i }, 'Unknown tool: browse'));
-    given(p, [r.call('browse', { u: 'x' }), r.outcome('browse', { u: 'x' }, 'fine'), ...streak]).when(r.call('browse', { u: 'y' })).then((ds) => {
-      expect(only(ds)).toMatchObject({ detector: 'unknown_tool_repeat', count: 10, evidence: { toolCallIds: ids(streak), since: streak[0]!.ts } });
-    });
+    given(p, [r.call('browse', { u: 'x' }), r.outcome('browse', { u: 'x' }, 'fine'), ...streak])
+      .when(r.call('browse', { u: 'y' }))
+      .then((ds) => {
+        expect(only(ds)).toMatchObject({ detector: 'unknown_tool_repeat', count: 10, evidence: { toolCallIds: ids(streak), since: streak[0]!.ts } });
+      });
   });
   it('gives allow decisions no evidence', () => {
     const r = runEvents();
-    given(p).when(r.call('read', { p: 1 })).then((ds) => expect(only(ds).evidence).toBeNull());
+    given(p)
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => expect(only(ds).evidence).toBeNull());
   });
 });
 

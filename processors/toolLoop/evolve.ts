@@ -67,6 +67,7 @@ function onOutcome(state: RunState, e: ToolOutcome, verdict: RunVerdict, cfg: Ru
   const history = attachOutcome(state.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, resultHash, unknownToolName, e.ts), cfg.historySize);
   if (state.guard === null) return { ...state, history };
   const { guard } = guardAfter(state.guard, guardEntryOf(e, resultHash));
-  const aborted = verdict.kind === 'abort' ? { count: verdict.count, toolName: verdict.toolName, detector: DETECTORS.compactionLoopPersisted, evidence: verdict.evidence } : state.aborted;
+  const aborted =
+    verdict.kind === 'abort' ? { count: verdict.count, toolName: verdict.toolName, detector: DETECTORS.compactionLoopPersisted, evidence: verdict.evidence } : state.aborted;
   return { ...state, history, guard, aborted };
 }

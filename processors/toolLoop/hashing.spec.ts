@@ -15,7 +15,12 @@ describe('canonical JSON', () => {
       arr: fc.array(tie('any'), { maxLength: 4 }),
       obj: fc.dictionary(keys, tie('any'), { maxKeys: 5, noNullPrototype: false }),
     })).any;
-    fc.assert(fc.property(fc.oneof(value, fc.jsonValue()), (v) => { expect(canonicalJson(v)).toBe(writeCanonical(v)); }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.oneof(value, fc.jsonValue()), (v) => {
+        expect(canonicalJson(v)).toBe(writeCanonical(v));
+      }),
+      { numRuns: 2000 },
+    );
   });
   it('sorts keys by JS string order and writes no whitespace', () => {
     expect(canonicalJson({ b: 1, a: [true, null, 'x'], B: { d: 2, c: 1 } })).toBe('{"B":{"c":1,"d":2},"a":[true,null,"x"],"b":1}');
@@ -97,21 +102,26 @@ describe('resultHash', () => {
     const b = hashOutcome({ toolName: 'exec', result: { details: { ...base, durationMs: 99, pid: 7, sessionId: 'b', cwd: '/y' } } });
     expect(a).toEqual(b);
     expect(a?.resultHash).toBe(h({ status: 'completed', exitCode: 1, timedOut: false, output: 'out' }));
-    expect(hashOutcome({ toolName: 'exec', result: { details: { status: 'failed', exitCode: 'x', timedOut: 'yes', aggregated: ' ' }, content: [{ type: 'text', text: ' t ' }] } })?.resultHash)
-      .toBe(h({ status: 'failed', exitCode: null, timedOut: false, output: 't' }));
+    expect(
+      hashOutcome({ toolName: 'exec', result: { details: { status: 'failed', exitCode: 'x', timedOut: 'yes', aggregated: ' ' }, content: [{ type: 'text', text: ' t ' }] } })
+        ?.resultHash,
+    ).toBe(h({ status: 'failed', exitCode: null, timedOut: false, output: 't' }));
     expect(hashOutcome({ toolName: 'exec', result: { details: { status: 'running', tail: 5, pid: 3 } } })?.resultHash).toBe(h({ status: 'running', tail: '' }));
-    expect(hashOutcome({ toolName: 'exec', result: { details: { status: 'approval-pending', host: 'h', pid: 3 } } })?.resultHash)
-      .toBe(h({ status: 'approval-pending', reason: null, host: 'h', command: '', warningText: '' }));
+    expect(hashOutcome({ toolName: 'exec', result: { details: { status: 'approval-pending', host: 'h', pid: 3 } } })?.resultHash).toBe(
+      h({ status: 'approval-pending', reason: null, host: 'h', command: '', warningText: '' }),
+    );
   });
   it('lets an unknown exec status fall through to {details, text}', () => {
     const result = { details: { status: 'weird', pid: 1 }, content: [{ type: 'text', text: 'a' }, { type: 'image' }, { type: 'text', text: 'b' }] };
     expect(hashOutcome({ toolName: 'exec', result })?.resultHash).toBe(h({ details: result.details, text: 'a\nb' }));
   });
   it('hashes process poll and log results by their listed fields, missing ones as null', () => {
-    expect(hashOutcome({ toolName: 'process', args: { action: 'poll' }, result: { details: { status: 'running', aggregated: 'x', pid: 9 } } })?.resultHash)
-      .toBe(h({ action: 'poll', status: 'running', exitCode: null, exitSignal: null, aggregated: 'x', text: '' }));
-    expect(hashOutcome({ toolName: 'process', action: 'log', args: undefined, result: { details: { totalLines: 3 }, content: [{ type: 'text', text: 'l' }] } })?.resultHash)
-      .toBe(h({ action: 'log', status: null, totalLines: 3, totalChars: null, truncated: null, exitCode: null, exitSignal: null, text: 'l' }));
+    expect(hashOutcome({ toolName: 'process', args: { action: 'poll' }, result: { details: { status: 'running', aggregated: 'x', pid: 9 } } })?.resultHash).toBe(
+      h({ action: 'poll', status: 'running', exitCode: null, exitSignal: null, aggregated: 'x', text: '' }),
+    );
+    expect(hashOutcome({ toolName: 'process', action: 'log', args: undefined, result: { details: { totalLines: 3 }, content: [{ type: 'text', text: 'l' }] } })?.resultHash).toBe(
+      h({ action: 'log', status: null, totalLines: 3, totalChars: null, truncated: null, exitCode: null, exitSignal: null, text: 'l' }),
+    );
   });
   it('strips per-delivery ids from outbound sends at any depth', () => {
     const sent = (id: string) => ({ details: { ok: true, messageId: id, ts: id, nested: [{ message_id: id, keep: 1 }], text: 'kept' }, content: [{ type: 'text', text: id }] });

@@ -68,10 +68,7 @@ export function errorText(error: unknown): string {
 }
 
 const NAME = `['"\`]?([a-z0-9_.-]+)['"\`]?`;
-const UNKNOWN_TOOL = [
-  new RegExp(`unknown tool(?:\\s*:\\s*|\\s+)${NAME}`, 'i'),
-  new RegExp(`tool\\s+${NAME}\\s+(?:not found|is not available)`, 'i'),
-];
+const UNKNOWN_TOOL = [new RegExp(`unknown tool(?:\\s*:\\s*|\\s+)${NAME}`, 'i'), new RegExp(`tool\\s+${NAME}\\s+(?:not found|is not available)`, 'i')];
 
 /** The tool name an error says is unknown, lowercased, if it says so. */
 export function unknownToolNameOf(text: string): string | undefined {
@@ -113,12 +110,25 @@ function hashResultObject(toolName: string, args: unknown, action: string | unde
     if (exec !== undefined) return hashValue(exec);
   }
   if (toolName === 'process' && action === 'poll') {
-    return hashValue({ action, status: orNull(details.status), exitCode: orNull(details.exitCode), exitSignal: orNull(details.exitSignal), aggregated: orNull(details.aggregated), text });
+    return hashValue({
+      action,
+      status: orNull(details.status),
+      exitCode: orNull(details.exitCode),
+      exitSignal: orNull(details.exitSignal),
+      aggregated: orNull(details.aggregated),
+      text,
+    });
   }
   if (toolName === 'process' && action === 'log') {
     return hashValue({
-      action, status: orNull(details.status), totalLines: orNull(details.totalLines), totalChars: orNull(details.totalChars),
-      truncated: orNull(details.truncated), exitCode: orNull(details.exitCode), exitSignal: orNull(details.exitSignal), text,
+      action,
+      status: orNull(details.status),
+      totalLines: orNull(details.totalLines),
+      totalChars: orNull(details.totalChars),
+      truncated: orNull(details.truncated),
+      exitCode: orNull(details.exitCode),
+      exitSignal: orNull(details.exitSignal),
+      text,
     });
   }
   if (isOutboundSend(toolName, args, action)) return hashValue(stripVolatile(details));
@@ -147,8 +157,24 @@ function execShape(status: string, d: Obj, text: string): Obj | undefined {
 const MESSAGE_SEND_ACTIONS = new Set(['send', 'broadcast', 'reply', 'thread-reply', 'sendWithEffect', 'sendAttachment', 'upload-file', 'sticker', 'poll']);
 const CHANNEL_TOOLS = new Set(['telegram', 'discord', 'slack', 'matrix', 'googlechat', 'feishu', 'whatsapp', 'signal', 'imessage', 'msteams', 'mattermost', 'line', 'irc']);
 const VOLATILE_KEYS = new Set([
-  'messageId', 'message_id', 'messageIds', 'platformMessageId', 'platformMessageIds', 'fileId', 'file_id', 'fileKey',
-  'pollId', 'poll_id', 'receipt', 'runId', 'idempotencyKey', 'ts', 'timestamp', 'sentAt', 'deliveredAt', 'createdAt',
+  'messageId',
+  'message_id',
+  'messageIds',
+  'platformMessageId',
+  'platformMessageIds',
+  'fileId',
+  'file_id',
+  'fileKey',
+  'pollId',
+  'poll_id',
+  'receipt',
+  'runId',
+  'idempotencyKey',
+  'ts',
+  'timestamp',
+  'sentAt',
+  'deliveredAt',
+  'createdAt',
 ]);
 
 export function isOutboundSend(toolName: string, args: unknown, action: string | undefined): boolean {
@@ -159,8 +185,11 @@ export function isOutboundSend(toolName: string, args: unknown, action: string |
 
 /** A sent message echoed back: its `id` is per delivery, not content. */
 function isMessageRecord(o: Obj): boolean {
-  return typeof o.id === 'string' && typeof o.text === 'string' &&
-    (typeof o.direction === 'string' || typeof o.senderId === 'string' || typeof o.accountId === 'string' || isPlainObject(o.conversation));
+  return (
+    typeof o.id === 'string' &&
+    typeof o.text === 'string' &&
+    (typeof o.direction === 'string' || typeof o.senderId === 'string' || typeof o.accountId === 'string' || isPlainObject(o.conversation))
+  );
 }
 
 function stripVolatile(value: unknown, depth = 0): unknown {

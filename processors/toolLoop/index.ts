@@ -22,7 +22,9 @@ export function toolLoopProcess(config: ToolLoopConfig = defaultToolLoopConfig):
     evolve: (state, event, verdict) => evolveRun(state, event, verdict, resolve, ttl),
     react: reactRun,
     drops: (state, event, verdict) => (verdict.kind !== 'repeat' && event.eventId !== undefined && liveState(state, event.ts, ttl).seen.end >= MAX_EVENT_IDS ? ['event_id'] : []),
-    isEmpty: (s) => s.lastTs === null || (s.agentId === null && s.history.length === 0 && s.guard === null && s.aborted === null && s.blocked === null && s.warnings.length === 0 && s.seen.end === 0),
+    isEmpty: (s) =>
+      s.lastTs === null ||
+      (s.agentId === null && s.history.length === 0 && s.guard === null && s.aborted === null && s.blocked === null && s.warnings.length === 0 && s.seen.end === 0),
     isExpired: (s, streamTime) => s.lastTs !== null && streamTime - s.lastTs > ttl,
   };
 }

@@ -8,7 +8,12 @@ import type { ToolPolicyBlock } from './policy.js';
 import { runEvents, toolLoopSpec, type RawToolEvent } from './testing/events.js';
 
 type Decision = ToolDecision | RunAbort;
-const cfg = (policy: ToolPolicyBlock, global: LoopDetectionBlock = { enabled: true }, agents: Record<string, LoopDetectionBlock> = {}): ToolLoopConfig => ({ global, agents, runTtlMs: 86_400_000, policy });
+const cfg = (policy: ToolPolicyBlock, global: LoopDetectionBlock = { enabled: true }, agents: Record<string, LoopDetectionBlock> = {}): ToolLoopConfig => ({
+  global,
+  agents,
+  runTtlMs: 86_400_000,
+  policy,
+});
 const spec = (policy: ToolPolicyBlock, global?: LoopDetectionBlock) => toolLoopSpec(cfg(policy, global));
 const calls = (ds: readonly unknown[]) => ds.filter((d): d is ToolDecision => (d as Decision).type === 'tool_decision');
 const aborts = (ds: readonly unknown[]) => ds.filter((d): d is RunAbort => (d as Decision).type === 'run_abort');
@@ -38,7 +43,9 @@ describe('shadow mode (§4.1)', () => {
     const p = spec({ agents: { quiet: { mode: 'shadow' } } });
     const call = { ...r.call('read', { p: 1 }), eventId: 'e1' };
     const first = given(p).when(call).decisions;
-    given(p, [call]).when({ ...call, agentId: 'quiet' }).then((ds) => expect(ds).toEqual(first));
+    given(p, [call])
+      .when({ ...call, agentId: 'quiet' })
+      .then((ds) => expect(ds).toEqual(first));
     expect(calls(first)[0]?.shadow).toBeNull();
   });
 });
@@ -51,14 +58,16 @@ describe('escalation (§4.2)', () => {
     const r = runEvents();
     const p = spec({ escalation: { abortAfterBlocks: 3 } });
     const [b1, b2, b3] = [retry(r), retry(r), retry(r)];
-    given(p, [...blocked(r), b1!, b2!]).when(b3!).then((ds) => {
-      expect(ds.map((d) => d.type)).toEqual(['tool_decision', 'run_abort']);
-      expect(ds[0]).toMatchObject({ decision: 'block', detector: 'generic_repeat', count: 20 });
-      const abort = ds[1] as RunAbort;
-      expect(abort).toMatchObject({ detector: 'block_escalation', count: 3, toolName: 'read', runId: 'run-1', sessionKey: 's', ts: b3!.ts, shadow: null });
-      expect(abort.evidence).toEqual({ toolCallIds: [b1!.toolCallId, b2!.toolCallId, b3!.toolCallId], since: b1!.ts });
-      for (const part of ['block_escalation', 'read', '3']) expect(abort.message).toContain(part);
-    });
+    given(p, [...blocked(r), b1!, b2!])
+      .when(b3!)
+      .then((ds) => {
+        expect(ds.map((d) => d.type)).toEqual(['tool_decision', 'run_abort']);
+        expect(ds[0]).toMatchObject({ decision: 'block', detector: 'generic_repeat', count: 20 });
+        const abort = ds[1] as RunAbort;
+        expect(abort).toMatchObject({ detector: 'block_escalation', count: 3, toolName: 'read', runId: 'run-1', sessionKey: 's', ts: b3!.ts, shadow: null });
+        expect(abort.evidence).toEqual({ toolCallIds: [b1!.toolCallId, b2!.toolCallId, b3!.toolCallId], since: b1!.ts });
+        for (const part of ['block_escalation', 'read', '3']) expect(abort.message).toContain(part);
+      });
   });
   it('does not end the run one block below the limit', () => {
     const r = runEvents();
@@ -100,7 +109,11 @@ describe('escalation (§4.2)', () => {
     const p = spec({ escalation: { abortAfterBlocks: 1 } });
     const ds = given(p).whenAll([r.compaction(), ...r.repeat(3, 'read', { p: 1 }, same), retry(r), retry(r)]);
     expect(aborts(ds)).toMatchObject([{ detector: 'compaction_loop_persisted', count: 3 }]);
-    expect(calls(ds).slice(-2).map((d) => d.detector)).toEqual(['compaction_loop_persisted', 'compaction_loop_persisted']);
+    expect(
+      calls(ds)
+        .slice(-2)
+        .map((d) => d.detector),
+    ).toEqual(['compaction_loop_persisted', 'compaction_loop_persisted']);
   });
   it('gives a redelivered escalating call only its tool_decision again', () => {
     const r = runEvents();
@@ -109,7 +122,9 @@ describe('escalation (§4.2)', () => {
     const call = retry(r, { eventId: 'e-21' });
     const first = given(p, history).when(call).decisions;
     expect(first.map((d) => d.type)).toEqual(['tool_decision', 'run_abort']);
-    given(p, [...history, call]).when(call).then((ds) => expect(ds).toEqual([first[0]]));
+    given(p, [...history, call])
+      .when(call)
+      .then((ds) => expect(ds).toEqual([first[0]]));
   });
   it('is off by default: blocks go on without an abort', () => {
     const r = runEvents();
@@ -137,9 +152,11 @@ describe('per-tool policy (§4.3)', () => {
   it('still blocks an exempt tool in an aborted run', () => {
     const r = runEvents();
     const p = spec({ tools: { poll_job: { exempt: true } } });
-    given(p, [r.compaction(), ...r.repeat(3, 'read', { p: 1 }, same)]).when(r.call('poll_job', { id: 1 })).then((ds) => {
-      expect(ds).toMatchObject([{ decision: 'block', detector: 'compaction_loop_persisted' }]);
-    });
+    given(p, [r.compaction(), ...r.repeat(3, 'read', { p: 1 }, same)])
+      .when(r.call('poll_job', { id: 1 }))
+      .then((ds) => {
+        expect(ds).toMatchObject([{ decision: 'block', detector: 'compaction_loop_persisted' }]);
+      });
   });
   it('makes a tool with poll: true a known poll: warns at 10 and blocks at 20 as known_poll_no_progress', () => {
     const r = runEvents();
@@ -191,7 +208,7 @@ describe('per-tool policy (§4.3)', () => {
     return calls(given(p).whenAll(events)).findIndex((d) => d.decision === 'warn');
   };
   it('uses the exact key, else the matching pattern with most characters other than *, ties to the first', () => {
-    const tools = { 'mcp__*': { exempt: true }, 'mcp__fs*': { warningThreshold: 3 }, '*__write': { warningThreshold: 2 }, 'mcp__fs__write': { warningThreshold: 4 } };
+    const tools = { 'mcp__*': { exempt: true }, 'mcp__fs*': { warningThreshold: 3 }, '*__write': { warningThreshold: 2 }, mcp__fs__write: { warningThreshold: 4 } };
     const p = spec({ tools });
     expect(warnAt(p, 'mcp__fs__write')).toBe(4);
     expect(warnAt(p, 'mcp__db__write')).toBe(2);
@@ -225,7 +242,14 @@ describe('per-agent tool entries (§4 resolution)', () => {
     const warnAt = (p: ReturnType<typeof spec>, tool: string) =>
       calls(given(p).whenAll(r.repeat(12, tool, { a: 1 }, (i) => `v${i}`).map((e) => ({ ...e, agentId: 'a' }) as RawToolEvent))).findIndex((d) => d.decision === 'warn');
     expect(warnAt(spec({ tools: { '*__write': { warningThreshold: 2 } }, agents: { a: { tools: { 'mcp__fs*': { warningThreshold: 3 } } } } }), 'mcp__fsx__write')).toBe(2);
-    expect(warnAt(spec({ tools: { 'x*': {}, '*__write': { warningThreshold: 2 }, 'mcp__fs*': {} }, agents: { a: { tools: { 'mcp__fs*': { warningThreshold: 3 } } } } }), 'mcp__fsx__write')).toBe(2);
-    expect(warnAt(spec({ tools: { 'mcp__fs*': {}, '*__write': { warningThreshold: 2 } }, agents: { a: { tools: { 'mcp__fs*': { warningThreshold: 3 } } } } }), 'mcp__fsx__write')).toBe(3);
+    expect(
+      warnAt(
+        spec({ tools: { 'x*': {}, '*__write': { warningThreshold: 2 }, 'mcp__fs*': {} }, agents: { a: { tools: { 'mcp__fs*': { warningThreshold: 3 } } } } }),
+        'mcp__fsx__write',
+      ),
+    ).toBe(2);
+    expect(
+      warnAt(spec({ tools: { 'mcp__fs*': {}, '*__write': { warningThreshold: 2 } }, agents: { a: { tools: { 'mcp__fs*': { warningThreshold: 3 } } } } }), 'mcp__fsx__write'),
+    ).toBe(3);
   });
 });

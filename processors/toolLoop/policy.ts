@@ -5,16 +5,22 @@ import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
 
-export const toolEntrySchema = z.strictObject({
-  exempt: z.boolean().optional(),
-  poll: z.boolean().optional(),
-  warningThreshold: positiveInt.optional(),
-  criticalThreshold: positiveInt.optional(),
-}).superRefine((e, ctx) => {
-  if (e.warningThreshold !== undefined && e.criticalThreshold !== undefined && e.warningThreshold >= e.criticalThreshold) {
-    ctx.addIssue({ code: 'custom', path: ['criticalThreshold'], message: `warningThreshold (${e.warningThreshold}) must be lower than criticalThreshold (${e.criticalThreshold})` });
-  }
-});
+export const toolEntrySchema = z
+  .strictObject({
+    exempt: z.boolean().optional(),
+    poll: z.boolean().optional(),
+    warningThreshold: positiveInt.optional(),
+    criticalThreshold: positiveInt.optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (e.warningThreshold !== undefined && e.criticalThreshold !== undefined && e.warningThreshold >= e.criticalThreshold) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['criticalThreshold'],
+        message: `warningThreshold (${e.warningThreshold}) must be lower than criticalThreshold (${e.criticalThreshold})`,
+      });
+    }
+  });
 
 const policyFields = {
   mode: z.enum(['enforce', 'shadow']).optional(),
@@ -82,10 +88,16 @@ export function globMatch(pattern: string, name: string): boolean {
   let star = -1;
   let resume = 0;
   while (n < name.length) {
-    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === name[n]) { p++; n++; }
-    else if (p < pattern.length && pattern[p] === '*') { star = p++; resume = n; }
-    else if (star >= 0) { p = star + 1; n = ++resume; }
-    else return false;
+    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === name[n]) {
+      p++;
+      n++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = n;
+    } else if (star >= 0) {
+      p = star + 1;
+      n = ++resume;
+    } else return false;
   }
   while (p < pattern.length && pattern[p] === '*') p++;
   return p === pattern.length;

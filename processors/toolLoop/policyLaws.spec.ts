@@ -13,7 +13,9 @@ const p = toolLoopSpec({
   agents: {},
   runTtlMs: 60_000,
   policy: {
-    mode: 'shadow', escalation: { abortAfterBlocks: 3 }, transientErrors: true,
+    mode: 'shadow',
+    escalation: { abortAfterBlocks: 3 },
+    transientErrors: true,
     tools: { 'w*': { poll: true }, skip: { exempt: true }, exec: { warningThreshold: 2, criticalThreshold: 4 } },
     agents: { strict: { mode: 'enforce', escalation: { abortAfterBlocks: 2 } } },
   },
@@ -23,60 +25,80 @@ const eventArb: fc.Arbitrary<Omit<RawToolEvent, 'ts'>> = (() => {
   const tool = fc.constantFrom('read', 'exec', 'wait', 'skip');
   const args = fc.constantFrom({ p: 1 }, { p: 2 });
   const result = fc.constantFrom<unknown>('same', 'other', undefined);
-  const base = fc.record({ sessionKey: fc.constant('s'), runId: fc.constant('r1'), agentId: fc.option(fc.constant('strict'), { nil: undefined }), toolCallId: fc.option(fc.constantFrom('c1', 'c2', 'c3'), { nil: undefined }) });
+  const base = fc.record({
+    sessionKey: fc.constant('s'),
+    runId: fc.constant('r1'),
+    agentId: fc.option(fc.constant('strict'), { nil: undefined }),
+    toolCallId: fc.option(fc.constantFrom('c1', 'c2', 'c3'), { nil: undefined }),
+  });
   const as = (e: object) => e as Omit<RawToolEvent, 'ts'>;
   return fc.oneof(
     fc.record({ b: base, toolName: tool, args }).map(({ b, ...e }) => as({ type: 'tool_call', ...b, ...e })),
     fc.record({ b: base, toolName: tool, args, result }).map(({ b, ...e }) => as({ type: 'tool_outcome', ...b, ...e })),
-    fc.record({ b: base, toolName: tool, args, error: fc.constantFrom('timeout', { message: 'x', status: 503 }, 'Unknown tool: read') }).map(({ b, ...e }) => as({ type: 'tool_outcome', ...b, ...e })),
+    fc
+      .record({ b: base, toolName: tool, args, error: fc.constantFrom('timeout', { message: 'x', status: 503 }, 'Unknown tool: read') })
+      .map(({ b, ...e }) => as({ type: 'tool_outcome', ...b, ...e })),
     fc.constant(as({ type: 'compaction', sessionKey: 's', runId: 'r1' })),
   );
 })();
 
-const stream = fc.tuple(fc.array(eventArb, { minLength: 1, maxLength: 120 }), fc.integer({ min: 0, max: 3000 }))
+const stream = fc
+  .tuple(fc.array(eventArb, { minLength: 1, maxLength: 120 }), fc.integer({ min: 0, max: 3000 }))
   .map(([events, gap]) => events.map((e, i) => ({ ...e, ts: T0 + i * gap, eventId: `e${i}` }) as unknown as RawToolEvent));
 
 const decide = (events: readonly RawToolEvent[], state: RunState = p.initialState) => fold(p, state, events);
 
 describe('tool-loop laws under a tool policy', () => {
   it('gives the same decisions for the same input', () => {
-    fc.assert(fc.property(stream, (events) => {
-      expect(decide(events).decisions).toEqual(decide(events).decisions);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(stream, (events) => {
+        expect(decide(events).decisions).toEqual(decide(events).decisions);
+      }),
+      { numRuns: 150 },
+    );
   });
   it('gives the same decisions when the fold is split anywhere and the state restored', () => {
-    fc.assert(fc.property(stream, fc.nat(), (events, at) => {
-      const cut = at % (events.length + 1);
-      const first = decide(events.slice(0, cut));
-      expect([...first.decisions, ...decide(events.slice(cut), structuredClone(first.state)).decisions]).toEqual(decide(events).decisions);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(stream, fc.nat(), (events, at) => {
+        const cut = at % (events.length + 1);
+        const first = decide(events.slice(0, cut));
+        expect([...first.decisions, ...decide(events.slice(cut), structuredClone(first.state)).decisions]).toEqual(decide(events).decisions);
+      }),
+      { numRuns: 150 },
+    );
   });
   it('aborts a run at most once and answers every call exactly once', () => {
-    fc.assert(fc.property(stream, (events) => {
-      const ds = decide(events).decisions;
-      expect(ds.filter((d) => d.type === 'run_abort').length).toBeLessThanOrEqual(1);
-      expect(ds.filter((d) => d.type === 'tool_decision')).toHaveLength(events.filter((e) => e.type === 'tool_call').length);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(stream, (events) => {
+        const ds = decide(events).decisions;
+        expect(ds.filter((d) => d.type === 'run_abort').length).toBeLessThanOrEqual(1);
+        expect(ds.filter((d) => d.type === 'tool_decision')).toHaveLength(events.filter((e) => e.type === 'tool_call').length);
+      }),
+      { numRuns: 150 },
+    );
   });
   it('gives a redelivered call only its original tool_decision, and a redelivered event no effect', () => {
-    fc.assert(fc.property(stream, fc.nat(), fc.nat(), (events, from, to) => {
-      const src = events[from % events.length]!;
-      const at = events.indexOf(src) + 1 + (to % (events.length - events.indexOf(src)));
-      const delivered = [...events.slice(0, at), src, ...events.slice(at)];
-      let state = p.initialState;
-      const clean: ToolLoopDecision[] = [];
-      let first: readonly ToolLoopDecision[] = [];
-      delivered.forEach((e, i) => {
-        const r = fold(p, state, [e]);
-        state = r.state;
-        if (i === at) {
-          expect(r.decisions).toEqual(e.type === 'tool_call' ? first.slice(0, 1) : []);
-          return;
-        }
-        if (e === src) first = r.decisions;
-        clean.push(...r.decisions);
-      });
-      expect(clean).toEqual(decide(events).decisions);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(stream, fc.nat(), fc.nat(), (events, from, to) => {
+        const src = events[from % events.length]!;
+        const at = events.indexOf(src) + 1 + (to % (events.length - events.indexOf(src)));
+        const delivered = [...events.slice(0, at), src, ...events.slice(at)];
+        let state = p.initialState;
+        const clean: ToolLoopDecision[] = [];
+        let first: readonly ToolLoopDecision[] = [];
+        delivered.forEach((e, i) => {
+          const r = fold(p, state, [e]);
+          state = r.state;
+          if (i === at) {
+            expect(r.decisions).toEqual(e.type === 'tool_call' ? first.slice(0, 1) : []);
+            return;
+          }
+          if (e === src) first = r.decisions;
+          clean.push(...r.decisions);
+        });
+        expect(clean).toEqual(decide(events).decisions);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -63,8 +63,17 @@ export function reactRun(event: ToolEvent, verdict: RunVerdict): readonly ToolLo
 
 function runAbort(event: ToolEvent, detector: RunAbort['detector'], count: number, toolName: string, shadow: true | undefined, evidence: Evidence | undefined): RunAbort {
   return {
-    type: 'run_abort', key: runKeyOf(event), sessionKey: event.sessionKey ?? null, runId: event.runId ?? null, ts: event.ts,
-    detector, count, toolName, message: verdictMessage(detector, 'block', toolName, count), shadow: shadow ?? null, evidence: evidence ?? null,
+    type: 'run_abort',
+    key: runKeyOf(event),
+    sessionKey: event.sessionKey ?? null,
+    runId: event.runId ?? null,
+    ts: event.ts,
+    detector,
+    count,
+    toolName,
+    message: verdictMessage(detector, 'block', toolName, count),
+    shadow: shadow ?? null,
+    evidence: evidence ?? null,
   };
 }
 
@@ -84,9 +93,9 @@ function toolDecision(event: ToolCall, v: Verdict): ToolDecision {
     level: acting ? v.level : null,
     count: acting ? v.count : null,
     message: acting ? verdictMessage(v.detector, v.decision, event.toolName, v.count, v.pairedToolName) : null,
-    pairedToolName: acting ? v.pairedToolName ?? null : null,
+    pairedToolName: acting ? (v.pairedToolName ?? null) : null,
     notify: acting ? v.notify : null,
     shadow: v.shadow ?? null,
-    evidence: acting ? v.evidence ?? null : null,
+    evidence: acting ? (v.evidence ?? null) : null,
   };
 }

@@ -92,7 +92,14 @@ export interface RunState {
 }
 
 /** Records always have all six fields, in this order, so every record has one shape. */
-export function toolRecord(toolName: string, argsHash: string, toolCallId: string | undefined, resultHash: string | undefined, unknownToolName: string | undefined, ts: number): ToolRecord {
+export function toolRecord(
+  toolName: string,
+  argsHash: string,
+  toolCallId: string | undefined,
+  resultHash: string | undefined,
+  unknownToolName: string | undefined,
+  ts: number,
+): ToolRecord {
   return { toolName, argsHash, toolCallId, resultHash, unknownToolName, ts };
 }
 

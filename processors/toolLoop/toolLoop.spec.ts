@@ -5,22 +5,31 @@ import type { ToolDecision, ToolLoopConfig, LoopDetectionBlock } from './index.j
 import { noteWarning, shouldNotify, MAX_WARNING_KEYS } from './state.js';
 import { runEvents, toolLoopSpec as toolLoopProcess, type RawToolEvent as ToolEvent } from './testing/events.js';
 
-const cfg = (global: LoopDetectionBlock = { enabled: true }, agents: Record<string, LoopDetectionBlock> = {}, runTtlMs = 86_400_000): ToolLoopConfig => ({ global, agents, runTtlMs });
+const cfg = (global: LoopDetectionBlock = { enabled: true }, agents: Record<string, LoopDetectionBlock> = {}, runTtlMs = 86_400_000): ToolLoopConfig => ({
+  global,
+  agents,
+  runTtlMs,
+});
 const enabled = toolLoopProcess(cfg());
-const only = (ds: readonly unknown[]) => { expect(ds).toHaveLength(1); return ds[0] as ToolDecision; };
+const only = (ds: readonly unknown[]) => {
+  expect(ds).toHaveLength(1);
+  return ds[0] as ToolDecision;
+};
 const calls = (ds: readonly unknown[]) => ds.filter((d): d is ToolDecision => (d as ToolDecision).type === 'tool_decision');
 const same = () => ({ content: [{ type: 'text', text: 'same file' }] });
 
 describe('generic repeat', () => {
   it('warns on the 11th identical call with count 10 and tells the runner to notify', () => {
     const r = runEvents();
-    given(enabled, r.repeat(10, 'read', { path: '/a' }, same)).when(r.call('read', { path: '/a' })).then((ds) => {
-      const d = only(ds);
-      expect(d).toMatchObject({ decision: 'warn', detector: 'generic_repeat', level: 'warning', count: 10, notify: true, toolName: 'read', runId: 'run-1' });
-      expect(d.message).toContain('read');
-      expect(d.message).toContain('10');
-      expect(d.message).toContain('generic_repeat');
-    });
+    given(enabled, r.repeat(10, 'read', { path: '/a' }, same))
+      .when(r.call('read', { path: '/a' }))
+      .then((ds) => {
+        const d = only(ds);
+        expect(d).toMatchObject({ decision: 'warn', detector: 'generic_repeat', level: 'warning', count: 10, notify: true, toolName: 'read', runId: 'run-1' });
+        expect(d.message).toContain('read');
+        expect(d.message).toContain('10');
+        expect(d.message).toContain('generic_repeat');
+      });
   });
   it('allows the first 10 identical calls', () => {
     const r = runEvents();
@@ -30,7 +39,15 @@ describe('generic repeat', () => {
   it('blocks the 21st identical call with identical outcomes (count 20), and every retry after it', () => {
     const r = runEvents();
     const echoedBlock = () => r.outcome('read', { path: '/a' }, { details: { status: 'blocked', deniedReason: 'tool-loop' } });
-    const ds = calls(given(enabled).whenAll([...r.repeat(20, 'read', { path: '/a' }, same), r.call('read', { path: '/a' }), echoedBlock(), r.call('read', { path: '/a' }), r.call('read', { path: '/a' })]));
+    const ds = calls(
+      given(enabled).whenAll([
+        ...r.repeat(20, 'read', { path: '/a' }, same),
+        r.call('read', { path: '/a' }),
+        echoedBlock(),
+        r.call('read', { path: '/a' }),
+        r.call('read', { path: '/a' }),
+      ]),
+    );
     expect(ds[19]).toMatchObject({ decision: 'warn', count: 19 });
     expect(ds[20]).toMatchObject({ decision: 'block', detector: 'generic_repeat', level: 'critical', count: 20, notify: true });
     expect(ds[21]).toMatchObject({ decision: 'block', count: 20 });
@@ -138,7 +155,9 @@ describe('ping-pong', () => {
   });
   it('needs the current call to continue the alternation', () => {
     const r = runEvents();
-    given(enabled, alternate(r, 12)).when(r.call('grep', { q: 1 })).then((ds) => expect(only(ds).decision).toBe('allow'));
+    given(enabled, alternate(r, 12))
+      .when(r.call('grep', { q: 1 }))
+      .then((ds) => expect(only(ds).decision).toBe('allow'));
   });
 });
 
@@ -147,9 +166,11 @@ describe('unknown tool', () => {
     const r = runEvents();
     const history: ToolEvent[] = [];
     for (let i = 0; i < 10; i++) history.push(r.call('browse', { url: `u${i}` }), r.error('browse', { url: `u${i}` }, 'Unknown tool: browse'));
-    given(enabled, history).when(r.call('browse', { url: 'again' })).then((ds) => {
-      expect(only(ds)).toMatchObject({ decision: 'block', detector: 'unknown_tool_repeat', count: 10, level: 'critical', notify: true });
-    });
+    given(enabled, history)
+      .when(r.call('browse', { url: 'again' }))
+      .then((ds) => {
+        expect(only(ds)).toMatchObject({ decision: 'block', detector: 'unknown_tool_repeat', count: 10, level: 'critical', notify: true });
+      });
   });
   it('resets the streak when another tool runs in between', () => {
     const r = runEvents();
@@ -158,20 +179,21 @@ describe('unknown tool', () => {
       if (i === 5) history.push(r.call('read', { p: 1 }), r.outcome('read', { p: 1 }, 'ok'));
       history.push(r.call('browse', { url: `u${i}` }), r.error('browse', { url: `u${i}` }, 'Unknown tool: browse'));
     }
-    given(enabled, history).when(r.call('browse', { url: 'x' })).then((ds) => expect(only(ds).decision).toBe('allow'));
+    given(enabled, history)
+      .when(r.call('browse', { url: 'x' }))
+      .then((ds) => expect(only(ds).decision).toBe('allow'));
   });
 });
 
 describe('history', () => {
   it('attaches an outcome with a toolCallId only to the record with that id', () => {
     const r = runEvents();
-    const events = [
-      r.call('read', { p: 1 }, { toolCallId: 'x' }),
-      r.call('read', { p: 1 }, { toolCallId: 'y' }),
-      r.outcome('read', { p: 1 }, 'same', { toolCallId: 'x' }),
-    ];
+    const events = [r.call('read', { p: 1 }, { toolCallId: 'x' }), r.call('read', { p: 1 }, { toolCallId: 'y' }), r.outcome('read', { p: 1 }, 'same', { toolCallId: 'x' })];
     const s = fold(enabled, enabled.initialState, events).state;
-    expect(s.history.map((h) => [h.toolCallId, h.resultHash !== undefined])).toEqual([['x', true], ['y', false]]);
+    expect(s.history.map((h) => [h.toolCallId, h.resultHash !== undefined])).toEqual([
+      ['x', true],
+      ['y', false],
+    ]);
   });
   it('appends an outcome with no matching call as a record of its own, and ignores one without a hash', () => {
     const r = runEvents();
@@ -217,9 +239,11 @@ describe('post-compaction guard', () => {
   });
   it('blocks every later call of an aborted run, whatever the config', () => {
     const r = runEvents();
-    given(toolLoopProcess(cfg({})), loopAfterCompaction(r, same)).when(r.call('write', { p: 2 })).then((ds) => {
-      expect(only(ds)).toMatchObject({ decision: 'block', detector: 'compaction_loop_persisted', count: 3, notify: true });
-    });
+    given(toolLoopProcess(cfg({})), loopAfterCompaction(r, same))
+      .when(r.call('write', { p: 2 }))
+      .then((ds) => {
+        expect(only(ds)).toMatchObject({ decision: 'block', detector: 'compaction_loop_persisted', count: 3, notify: true });
+      });
   });
   it('does not abort when results change, and disarms after the window', () => {
     const r = runEvents();
@@ -234,7 +258,13 @@ describe('post-compaction guard', () => {
   it('restarts the window when compaction happens again', () => {
     const r = runEvents();
     const p = toolLoopProcess(cfg({ postCompactionGuard: { windowSize: 2 } }));
-    const ds = given(p).whenAll([r.compaction(), ...r.repeat(1, 'read', { p: 1 }, same), r.compaction(), ...r.repeat(1, 'read', { p: 1 }, same), ...r.repeat(1, 'read', { p: 1 }, same)]);
+    const ds = given(p).whenAll([
+      r.compaction(),
+      ...r.repeat(1, 'read', { p: 1 }, same),
+      r.compaction(),
+      ...r.repeat(1, 'read', { p: 1 }, same),
+      ...r.repeat(1, 'read', { p: 1 }, same),
+    ]);
     expect(ds.filter((d) => d.type === 'run_abort')).toMatchObject([{ count: 2 }]);
   });
 });
@@ -244,15 +274,19 @@ describe('run end and idle runs', () => {
     const r = runEvents();
     const s = fold(enabled, initial(), [...r.repeat(12, 'read', { p: 1 }, same), r.runEnd()]).state;
     expect(enabled.isEmpty(s)).toBe(true);
-    given(enabled, [...r.repeat(12, 'read', { p: 1 }, same), r.runEnd()]).when(r.call('read', { p: 1 })).then((ds) => expect(only(ds).decision).toBe('allow'));
+    given(enabled, [...r.repeat(12, 'read', { p: 1 }, same), r.runEnd()])
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => expect(only(ds).decision).toBe('allow'));
   });
   it('starts a run fresh when its previous event is older than the TTL', () => {
     const r = runEvents();
     const p = toolLoopProcess(cfg({ enabled: true }, {}, 60_000));
     const history = r.repeat(12, 'read', { p: 1 }, same);
     r.advance(60_001);
-    given(p, history).when(r.call('read', { p: 1 })).then((ds) => expect(only(ds).decision).toBe('allow'));
-    expect(p.isExpired(fold(p, p.initialState, history).state, (history.at(-1)!.ts) + 60_001)).toBe(true);
+    given(p, history)
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => expect(only(ds).decision).toBe('allow'));
+    expect(p.isExpired(fold(p, p.initialState, history).state, history.at(-1)!.ts + 60_001)).toBe(true);
   });
 });
 
@@ -280,12 +314,16 @@ describe('per-agent config', () => {
     const r = runEvents();
     const p = toolLoopProcess(cfg({}, { strict: { enabled: true, warningThreshold: 2 } }));
     const events = [r.call('read', { p: 1 }, { agentId: 'strict' }), r.outcome('read', { p: 1 }, 'x'), r.call('read', { p: 1 }), r.outcome('read', { p: 1 }, 'x')];
-    given(p, events).when(r.call('read', { p: 1 }, { agentId: 'other' })).then((ds) => expect(only(ds)).toMatchObject({ decision: 'warn', count: 2 }));
+    given(p, events)
+      .when(r.call('read', { p: 1 }, { agentId: 'other' }))
+      .then((ds) => expect(only(ds)).toMatchObject({ decision: 'warn', count: 2 }));
   });
   it('uses the global block for runs without an agent', () => {
     const r = runEvents();
     const p = toolLoopProcess(cfg({}, { strict: { enabled: true, warningThreshold: 2 } }));
-    given(p, r.repeat(5, 'read', { p: 1 }, same)).when(r.call('read', { p: 1 })).then((ds) => expect(only(ds).decision).toBe('allow'));
+    given(p, r.repeat(5, 'read', { p: 1 }, same))
+      .when(r.call('read', { p: 1 }))
+      .then((ds) => expect(only(ds).decision).toBe('allow'));
   });
 });
 

@@ -6,7 +6,12 @@ import type { RunAbort, ToolDecision, ToolLoopConfig } from './index.js';
 import { runEvents, toolLoopSpec, type RawToolEvent } from './testing/events.js';
 import { transientText } from './transient.js';
 
-const cfg = (transientErrors: boolean | undefined): ToolLoopConfig => ({ global: { enabled: true }, agents: {}, runTtlMs: 86_400_000, policy: transientErrors === undefined ? {} : { transientErrors } });
+const cfg = (transientErrors: boolean | undefined): ToolLoopConfig => ({
+  global: { enabled: true },
+  agents: {},
+  runTtlMs: 86_400_000,
+  policy: transientErrors === undefined ? {} : { transientErrors },
+});
 const calls = (ds: readonly unknown[]) => ds.filter((d): d is ToolDecision => (d as ToolDecision).type === 'tool_decision');
 
 /** Whether the parsed outcome is transient. */
@@ -17,23 +22,51 @@ function transient(fields: Record<string, unknown>): boolean {
 }
 
 describe('which outcomes are transient', () => {
-  it.each(['rate limit', 'Rate-Limit exceeded', 'RATELIMIT', 'Too Many Requests', 'request timed out', 'Timeout', 'temporarily unavailable', 'Service Unavailable', 'bad gateway', 'Gateway Timeout', 'model overloaded', 'read ECONNRESET', 'connect econnrefused 1.2.3.4', 'ETIMEDOUT', 'getaddrinfo EAI_AGAIN host', 'socket hang up'])(
-    'finds %j in the error text',
-    (text) => {
-      expect(transientText(text)).toBe(true);
-      expect(transient({ error: text })).toBe(true);
-      expect(transient({ error: { name: 'Error', message: `upstream: ${text}` } })).toBe(true);
-    },
-  );
+  it.each([
+    'rate limit',
+    'Rate-Limit exceeded',
+    'RATELIMIT',
+    'Too Many Requests',
+    'request timed out',
+    'Timeout',
+    'temporarily unavailable',
+    'Service Unavailable',
+    'bad gateway',
+    'Gateway Timeout',
+    'model overloaded',
+    'read ECONNRESET',
+    'connect econnrefused 1.2.3.4',
+    'ETIMEDOUT',
+    'getaddrinfo EAI_AGAIN host',
+    'socket hang up',
+  ])('finds %j in the error text', (text) => {
+    expect(transientText(text)).toBe(true);
+    expect(transient({ error: text })).toBe(true);
+    expect(transient({ error: { name: 'Error', message: `upstream: ${text}` } })).toBe(true);
+  });
   it.each(['429', 'HTTP 502', 'status=503;', '(504)', 'error 429: slow down', '503\nretry', 'é 502 é'])('finds the status %j as a whole word', (text) => {
     expect(transientText(text)).toBe(true);
   });
-  it.each(['4290', '1429', 'x503', '503x', '502_', '_504', 'é503', '503ß', '٣503', '503٣', 'rate  limit', 'time out', 'unavailable', 'gateway', 'ECONNABORTED', '500 Internal Server Error'])(
-    'does not find %j',
-    (text) => {
-      expect(transientText(text)).toBe(false);
-    },
-  );
+  it.each([
+    '4290',
+    '1429',
+    'x503',
+    '503x',
+    '502_',
+    '_504',
+    'é503',
+    '503ß',
+    '٣503',
+    '503٣',
+    'rate  limit',
+    'time out',
+    'unavailable',
+    'gateway',
+    'ECONNABORTED',
+    '500 Internal Server Error',
+  ])('does not find %j', (text) => {
+    expect(transientText(text)).toBe(false);
+  });
   it.each([408, 425, 429, 500, 503, 599])('takes status or statusCode %d', (status) => {
     expect(transient({ error: { message: 'failed', status } })).toBe(true);
     expect(transient({ error: { message: 'failed', statusCode: status } })).toBe(true);

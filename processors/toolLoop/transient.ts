@@ -7,9 +7,22 @@ import { errorText } from './hashing.js';
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
 
 const TRANSIENT_PHRASES = [
-  'rate limit', 'rate-limit', 'ratelimit', 'too many requests', 'timed out', 'timeout', 'temporarily unavailable',
-  'service unavailable', 'bad gateway', 'gateway timeout', 'overloaded', 'econnreset', 'econnrefused', 'etimedout',
-  'eai_again', 'socket hang up',
+  'rate limit',
+  'rate-limit',
+  'ratelimit',
+  'too many requests',
+  'timed out',
+  'timeout',
+  'temporarily unavailable',
+  'service unavailable',
+  'bad gateway',
+  'gateway timeout',
+  'overloaded',
+  'econnreset',
+  'econnrefused',
+  'etimedout',
+  'eai_again',
+  'socket hang up',
 ];
 
 /** A status code as a whole word: not next to a Unicode letter, a decimal digit or `_`. */
@@ -27,7 +40,8 @@ export function isTransient(o: TransientInput, unknownTool: boolean): boolean {
   if (o.transient !== undefined) return o.transient;
   // An outcome that carries a result is transient only when it says so (rule 1).
   if (o.result !== undefined || o.resultHash !== undefined || o.error === undefined || unknownTool) return false;
-  if (typeof o.error !== 'string' && (transientStatus(o.error.status) || transientStatus(o.error.statusCode) || (o.error.code !== undefined && TRANSIENT_CODES.has(o.error.code)))) return true;
+  if (typeof o.error !== 'string' && (transientStatus(o.error.status) || transientStatus(o.error.statusCode) || (o.error.code !== undefined && TRANSIENT_CODES.has(o.error.code))))
+    return true;
   return transientText(errorText(o.error));
 }
 

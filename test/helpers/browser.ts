@@ -10,11 +10,16 @@ export const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const open: Array<() => Promise<void>> = [];
-afterAll(async () => { for (const close of open.splice(0)) await close(); });
+afterAll(async () => {
+  for (const close of open.splice(0)) await close();
+});
 
 export async function browser(): Promise<BrowserContext> {
   const profile = mkdtempSync(join(tmpdir(), 'loopguard-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1400, height: 900 } });
-  open.push(async () => { await context.close(); rmSync(profile, { recursive: true, force: true }); });
+  open.push(async () => {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
   return context;
 }

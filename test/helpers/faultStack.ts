@@ -12,10 +12,7 @@ const STACK = join(import.meta.dirname, '..', '..', 'scripts', 'stack.mjs');
 
 export type FaultCommand = 'restart-kafka' | 'freeze-registry' | 'thaw-registry';
 
-export type FaultPlan =
-  | { readonly kind: 'shared'; readonly env: InfraEnv }
-  | { readonly kind: 'private' }
-  | { readonly kind: 'none'; readonly reason: string };
+export type FaultPlan = { readonly kind: 'shared'; readonly env: InfraEnv } | { readonly kind: 'private' } | { readonly kind: 'none'; readonly reason: string };
 
 export interface FaultStack {
   readonly env: InfraEnv;
@@ -30,7 +27,12 @@ const runs = (cmd: string, args: string[]) => {
 
 export function planFaults(infraKind: string, shared: InfraEnv): FaultPlan {
   if (infraKind === 'jar-stack') return { kind: 'shared', env: shared };
-  const missing = [['java', '-version'], ['mvn', '-v']].filter(([cmd, arg]) => !runs(cmd!, [arg!])).map(([cmd]) => cmd);
+  const missing = [
+    ['java', '-version'],
+    ['mvn', '-v'],
+  ]
+    .filter(([cmd, arg]) => !runs(cmd!, [arg!]))
+    .map(([cmd]) => cmd);
   if (missing.length === 0) return { kind: 'private' };
   return { kind: 'none', reason: `the ${infraKind} broker is not one these tests may restart, and ${missing.join(' and ')} (needed for a private jar stack) did not run` };
 }
@@ -45,7 +47,13 @@ function stackCommand(cmd: string, stackDir: string | undefined, timeout: number
 export function startFaultStack(plan: Exclude<FaultPlan, { kind: 'none' }>): FaultStack {
   if (plan.kind === 'shared') {
     // The stack's own folder is whatever globalSetup used (LOOPGUARD_STACK_DIR or .stack).
-    return { env: plan.env, inject: (cmd) => { stackCommand(cmd, undefined, 180_000); }, stop: () => {} };
+    return {
+      env: plan.env,
+      inject: (cmd) => {
+        stackCommand(cmd, undefined, 180_000);
+      },
+      stop: () => {},
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), 'loopguard-faults-'));
   try {
@@ -55,12 +63,23 @@ export function startFaultStack(plan: Exclude<FaultPlan, { kind: 'none' }>): Fau
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  const vars = Object.fromEntries(readFileSync(join(dir, 'env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const vars = Object.fromEntries(
+    readFileSync(join(dir, 'env'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
   return {
     env: { KAFKA_BROKERS: vars.KAFKA_BROKERS!, SCHEMA_REGISTRY_URL: vars.SCHEMA_REGISTRY_URL! },
-    inject: (cmd) => { stackCommand(cmd, dir, 180_000); },
+    inject: (cmd) => {
+      stackCommand(cmd, dir, 180_000);
+    },
     stop: () => {
-      try { stackCommand('down', dir, 120_000); } finally { rmSync(dir, { recursive: true, force: true }); }
+      try {
+        stackCommand('down', dir, 120_000);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -17,7 +17,9 @@ import type { KafkaSession } from '../../topology/runtime/port.js';
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'loopguard-it-'));
 const cleanups: Array<() => Promise<void> | void> = [];
-afterAll(async () => { for (const c of cleanups.reverse()) await c(); });
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
 
 export type InfraEnv = { readonly KAFKA_BROKERS: string; readonly SCHEMA_REGISTRY_URL: string };
 
@@ -26,7 +28,9 @@ export type InfraEnv = { readonly KAFKA_BROKERS: string; readonly SCHEMA_REGISTR
 let ownInfra: InfraEnv | undefined;
 
 /** Points this file's worlds and commands at another broker and registry (undefined: back to the shared ones). */
-export function useInfra(env: InfraEnv | undefined): void { ownInfra = env; }
+export function useInfra(env: InfraEnv | undefined): void {
+  ownInfra = env;
+}
 
 export const infraEnv = (): InfraEnv => ownInfra ?? { KAFKA_BROKERS: inject('kafkaBrokers'), SCHEMA_REGISTRY_URL: inject('registryUrl') };
 
@@ -43,7 +47,14 @@ export function world(label: string, extra: Record<string, unknown> = {}, partit
     tools: { loopDetection: { enabled: true } },
     ...extra,
     loopguard: {
-      topics: { toolEvents: `${name}.tool-events`, channelEvents: `${name}.channel-events`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dead-letter`, changelogPrefix: `${name}.`, partitions },
+      topics: {
+        toolEvents: `${name}.tool-events`,
+        channelEvents: `${name}.channel-events`,
+        verdicts: `${name}.verdicts`,
+        deadLetter: `${name}.dead-letter`,
+        changelogPrefix: `${name}.`,
+        partitions,
+      },
       consumer: { groupId: `${name}-group`, sessionTimeoutMs: 8000 },
       log: { level: 'info' },
       http: { port: 0, host: '127.0.0.1' },
@@ -71,10 +82,19 @@ export interface Run {
 export function lg(args: string[], env: Record<string, string> = {}): Run {
   const child = spawn('node', [CLI, ...args], { env: { ...process.env, ...infraEnv(), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  cleanups.push(async () => { if (child.exitCode === null && child.signalCode === null) { child.kill('SIGKILL'); await exit; } });
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exit;
+    }
+  });
   return { child, output: () => out, exited: () => exit };
 }
 
@@ -96,11 +116,19 @@ export async function httpPort(run: Run): Promise<number> {
 /** Waits until `loopguard run` answers /readyz with 200: group joined, every assigned partition restored. */
 export async function ready(run: Run, timeoutMs = 90_000): Promise<number> {
   const port = await httpPort(run);
-  const readyz = () => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
-  await waitFor('/readyz', async () => {
-    if (run.child.exitCode !== null) throw new Error(`loopguard run exited ${run.child.exitCode} before it was ready:\n${run.output()}`);
-    return readyz();
-  }, timeoutMs);
+  const readyz = () =>
+    fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+  await waitFor(
+    '/readyz',
+    async () => {
+      if (run.child.exitCode !== null) throw new Error(`loopguard run exited ${run.child.exitCode} before it was ready:\n${run.output()}`);
+      return readyz();
+    },
+    timeoutMs,
+  );
   return port;
 }
 

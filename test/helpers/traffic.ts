@@ -10,10 +10,15 @@ export function mixedTraffic(runs: number, callsPerRun: number, conversations = 
       const base = { sessionKey: `s${r}`, runId: `run-${r}`, agentId: r % 5 === 0 ? 'strict' : 'main', toolCallId: `r${r}-c${i}` };
       const kind = r % 4;
       const [toolName, args, result] =
-        kind === 0 ? ['read', { path: `/stuck-${r}` }, { content: [{ type: 'text', text: 'same' }] }]
-        : kind === 1 ? ['process', { action: 'poll', sessionId: `p${r}` }, { details: { status: 'running', aggregated: `step ${i}` } }]
-        : kind === 2 ? (i % 2 ? ['grep', { q: `x${r}` }, 'none'] : ['ls', { dir: `/d${r}` }, 'a b'])
-        : ['exec', { command: 'make' }, { details: { status: 'failed', exitCode: 1, aggregated: 'error' } }];
+        kind === 0
+          ? ['read', { path: `/stuck-${r}` }, { content: [{ type: 'text', text: 'same' }] }]
+          : kind === 1
+            ? ['process', { action: 'poll', sessionId: `p${r}` }, { details: { status: 'running', aggregated: `step ${i}` } }]
+            : kind === 2
+              ? i % 2
+                ? ['grep', { q: `x${r}` }, 'none']
+                : ['ls', { dir: `/d${r}` }, 'a b']
+              : ['exec', { command: 'make' }, { details: { status: 'failed', exitCode: 1, aggregated: 'error' } }];
       out.push({ type: 'tool_call', ts: (ts += 7), ...base, toolName, args, ...(r % 3 === 0 ? { eventId: `call-${r}-${i}` } : {}) });
       if (kind === 3 && i === 2) out.push({ type: 'compaction', ts: (ts += 7), sessionKey: base.sessionKey, runId: base.runId });
       out.push({ type: 'tool_outcome', ts: (ts += 7), ...base, toolName, args, result });
@@ -23,7 +28,16 @@ export function mixedTraffic(runs: number, callsPerRun: number, conversations = 
       const n = storm ? 6 : 1;
       for (let k = 0; k < n; k++) {
         const [from, to] = (i + k) % 2 ? ['A', 'B'] : ['B', 'A'];
-        out.push({ type: 'bot_message', ts: (ts += 3), channel: 'slack', accountId: 'T1', conversationId: `C${c}`, senderId: `${from}${c}`, receiverId: `${to}${c}`, eventId: `m-${c}-${i}-${k}` });
+        out.push({
+          type: 'bot_message',
+          ts: (ts += 3),
+          channel: 'slack',
+          accountId: 'T1',
+          conversationId: `C${c}`,
+          senderId: `${from}${c}`,
+          receiverId: `${to}${c}`,
+          eventId: `m-${c}-${i}-${k}`,
+        });
       }
     }
   }

@@ -42,7 +42,9 @@ export class Assignments {
 
   constructor(private readonly deps: AssignmentDeps) {}
 
-  get(topic: string, partition: number): Promise<Assigned> | undefined { return this.held.get(tp(topic, partition)); }
+  get(topic: string, partition: number): Promise<Assigned> | undefined {
+    return this.held.get(tp(topic, partition));
+  }
 
   assign(topic: string, partitions: readonly number[]): void {
     const fresh = partitions.filter((p) => !this.held.has(tp(topic, p)));
@@ -54,7 +56,10 @@ export class Assignments {
       const assigned = this.held.get(tp(topic, p));
       if (assigned === undefined) continue;
       this.held.delete(tp(topic, p));
-      void assigned.then((a) => a.close(), () => undefined);
+      void assigned.then(
+        (a) => a.close(),
+        () => undefined,
+      );
     }
   }
 
@@ -65,18 +70,27 @@ export class Assignments {
   async reset(topic: string, partition: number, failed: Promise<Assigned>): Promise<void> {
     if (this.held.get(tp(topic, partition)) !== failed || this.stopping.signal.aborted) return;
     this.held.delete(tp(topic, partition));
-    await failed.then((a) => a.close(), () => undefined);
+    await failed.then(
+      (a) => a.close(),
+      () => undefined,
+    );
     this.restore(topic, [partition]);
   }
 
   /** Gives up restores in flight: a batch waiting for one sees it fail, and nothing restores again. */
-  abort(): void { this.stopping.abort(); }
+  abort(): void {
+    this.stopping.abort();
+  }
 
   async closeAll(): Promise<void> {
     this.abort();
     const all = [...this.held.values()];
     this.held.clear();
-    for (const a of all) await a.then((x) => x.close(), () => undefined);
+    for (const a of all)
+      await a.then(
+        (x) => x.close(),
+        () => undefined,
+      );
   }
 
   // Restores all newly assigned partitions of one input topic with one changelog read. Under
@@ -93,7 +107,14 @@ export class Assignments {
       const assigned = new Map<number, Assigned>();
       try {
         for (const p of partitions) {
-          const worker = new PartitionWorker(new PartitionTask(node, p, { maxFutureSkewMs: topology.limits.maxFutureSkewMs, now: Date.now }), catalog, topology.topics, maxEventBytes, log.child({ topic, partition: p }), telemetry);
+          const worker = new PartitionWorker(
+            new PartitionTask(node, p, { maxFutureSkewMs: topology.limits.maxFutureSkewMs, now: Date.now }),
+            catalog,
+            topology.topics,
+            maxEventBytes,
+            log.child({ topic, partition: p }),
+            telemetry,
+          );
           const { sink, close } = await this.deps.sinkFor(topic, p);
           assigned.set(p, { worker, sink, close });
         }

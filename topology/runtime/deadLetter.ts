@@ -26,10 +26,16 @@ const HEADER_ROOM = 16 * 1024;
 export function deadLetter(deadLetterTopic: string, r: InRecord, reason: string, error: string): OutRecord {
   const fits = (r.value?.length ?? 0) + (r.key?.length ?? 0) + HEADER_ROOM <= MAX_RECORD_BYTES;
   return {
-    topic: deadLetterTopic, partition: 0, key: r.key, value: fits ? r.value : null,
+    topic: deadLetterTopic,
+    partition: 0,
+    key: r.key,
+    value: fits ? r.value : null,
     headers: {
-      [DEAD_LETTER_HEADERS.reason]: reason, [DEAD_LETTER_HEADERS.error]: error.slice(0, 4096), [DEAD_LETTER_HEADERS.topic]: r.topic,
-      [DEAD_LETTER_HEADERS.partition]: String(r.partition), [DEAD_LETTER_HEADERS.offset]: String(r.offset),
+      [DEAD_LETTER_HEADERS.reason]: reason,
+      [DEAD_LETTER_HEADERS.error]: error.slice(0, 4096),
+      [DEAD_LETTER_HEADERS.topic]: r.topic,
+      [DEAD_LETTER_HEADERS.partition]: String(r.partition),
+      [DEAD_LETTER_HEADERS.offset]: String(r.offset),
     },
   };
 }

@@ -23,17 +23,25 @@ export type Folded =
   /** Already in the restored state (a redelivery after a crash): nothing to write. */
   | { readonly kind: 'replayed' }
   | {
-      readonly kind: 'decided'; readonly eventType: string; readonly key: string;
+      readonly kind: 'decided';
+      readonly eventType: string;
+      readonly key: string;
       /** The key's entry before this record. */
       readonly before: StoreEntry | undefined;
-      readonly decisions: readonly Decision[]; readonly outputs: readonly OutRecord[];
+      readonly decisions: readonly Decision[];
+      readonly outputs: readonly OutRecord[];
       /** The key's changelog value after this record, when the state was checked. */
       readonly state: Buffer | undefined;
     };
 
 /** An output the sink would refuse, for the record that produced it. */
 export class Unwritable extends Error {
-  constructor(readonly reason: string, message: string) { super(message); }
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const dead = (reason: string, error: string, cause?: unknown): Folded => ({ kind: 'dead', reason, error, cause });

@@ -49,12 +49,17 @@ export class PartitionWorker {
     this.ctx = { task, catalog, topics, maxEventBytes };
   }
 
-  get changelogTopic(): string { return this.task.node.store.changelogTopic; }
+  get changelogTopic(): string {
+    return this.task.node.store.changelogTopic;
+  }
 
   /** Loads one changelog record into the store (restore). */
   async restoreRecord(r: InRecord): Promise<void> {
     const key = r.key?.toString('utf8') ?? '';
-    if (key === EMIT_FROM_KEY) { this.emitFrom = Number(r.headers[EMIT_FROM_HEADER] ?? 0); return; }
+    if (key === EMIT_FROM_KEY) {
+      this.emitFrom = Number(r.headers[EMIT_FROM_HEADER] ?? 0);
+      return;
+    }
     try {
       this.task.restore(key, r.value === null ? null : await this.catalog.decode<StoreEntry>(r.value, this.task.node.codecs.state));
     } catch (e) {

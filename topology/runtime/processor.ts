@@ -39,9 +39,17 @@ export class StreamProcessor {
   ) {
     this.log = log.child({ component: 'processor' });
     this.assignments = new Assignments({
-      topology, kafka, catalog, log: this.log, telemetry, maxEventBytes: opts.maxEventBytes,
+      topology,
+      kafka,
+      catalog,
+      log: this.log,
+      telemetry,
+      maxEventBytes: opts.maxEventBytes,
       sinkFor: (topic, p) => this.sinkFor(topic, p),
-      onRestoring: (n) => { this.restoring = n; this.updateReady(); },
+      onRestoring: (n) => {
+        this.restoring = n;
+        this.updateReady();
+      },
     });
   }
 
@@ -104,7 +112,10 @@ export class StreamProcessor {
   /** Logs what this instance holds now, after every change, so the last line is the truth. */
   private logHeld(change: Record<string, unknown>): void {
     const assignment: Record<string, number[]> = {};
-    for (const k of this.held) { const [topic, p] = k.split('\t') as [string, string]; (assignment[topic] ??= []).push(Number(p)); }
+    for (const k of this.held) {
+      const [topic, p] = k.split('\t') as [string, string];
+      (assignment[topic] ??= []).push(Number(p));
+    }
     this.log.info({ assignment, ...change }, 'partitions assigned');
   }
 
@@ -127,7 +138,8 @@ export class StreamProcessor {
 
   private async batch(b: Batch): Promise<number | undefined> {
     const pending = this.assignments.get(b.topic, b.partition);
-    if (pending === undefined) throw new LoopguardError(ERROR_CODES.internal, `batch for unassigned partition ${b.topic}/${b.partition}`, { topic: b.topic, partition: b.partition });
+    if (pending === undefined)
+      throw new LoopguardError(ERROR_CODES.internal, `batch for unassigned partition ${b.topic}/${b.partition}`, { topic: b.topic, partition: b.partition });
     try {
       const { worker, sink } = await pending;
       return await worker.processBatch(b, sink);

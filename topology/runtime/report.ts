@@ -13,7 +13,10 @@ export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: L
     switch (f.kind) {
       case 'dead':
         telemetry.deadLetter(f.reason);
-        log[f.cause === undefined ? 'warn' : 'error']({ reason: f.reason, error: f.error, err: f.cause, topic: r.topic, partition: r.partition, offset: r.offset }, 'event sent to the dead-letter topic');
+        log[f.cause === undefined ? 'warn' : 'error'](
+          { reason: f.reason, error: f.error, err: f.cause, topic: r.topic, partition: r.partition, offset: r.offset },
+          'event sent to the dead-letter topic',
+        );
         break;
       case 'replayed':
         break;

@@ -16,9 +16,18 @@ export async function registerWithRetry(catalog: SchemaCatalog, topology: Topolo
       await registerSchemas(catalog, topology);
       return;
     } catch (e) {
-      if (!isRetriable(e)) throw new LoopguardError(ERROR_CODES.schemaRegistry, `schema registry at ${registryName} refused our schemas: ${redactUrls((e as Error).message)}`, {}, false, { cause: e });
+      if (!isRetriable(e))
+        throw new LoopguardError(ERROR_CODES.schemaRegistry, `schema registry at ${registryName} refused our schemas: ${redactUrls((e as Error).message)}`, {}, false, {
+          cause: e,
+        });
       if (attempt >= attempts) {
-        throw new LoopguardError(ERROR_CODES.schemaRegistry, `schema registry at ${registryName} did not accept our schemas after ${attempt} attempts: ${redactUrls((e as Error).message)}`, {}, false, { cause: e });
+        throw new LoopguardError(
+          ERROR_CODES.schemaRegistry,
+          `schema registry at ${registryName} did not accept our schemas after ${attempt} attempts: ${redactUrls((e as Error).message)}`,
+          {},
+          false,
+          { cause: e },
+        );
       }
       const wait = Math.min(10_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
       log.warn({ attempt, waitMs: Math.round(wait), err: redactUrls((e as Error).message) }, 'schema registry not ready; retrying');
@@ -35,6 +44,7 @@ export async function checkTopics(kafka: KafkaSession, config: LoopguardConfig, 
   if (missing.length > 0) throw new LoopguardError(ERROR_CODES.kafka, `missing topics: ${missing.join(', ')} (create them with \`loopguard topics create\`)`, { missing });
   for (const node of topology.nodes) {
     const [inputs, changelog] = [counts.get(node.inputTopic), counts.get(node.store.changelogTopic)];
-    if (inputs !== changelog) throw new LoopguardError(ERROR_CODES.kafka, `${node.store.changelogTopic} has ${changelog} partitions but ${node.inputTopic} has ${inputs}; they must match`, {});
+    if (inputs !== changelog)
+      throw new LoopguardError(ERROR_CODES.kafka, `${node.store.changelogTopic} has ${changelog} partitions but ${node.inputTopic} has ${inputs}; they must match`, {});
   }
 }

@@ -18,8 +18,15 @@ export interface Telemetry {
 }
 
 export const NO_TELEMETRY: Telemetry = {
-  event: () => {}, decision: () => {}, deadLetter: () => {}, lag: () => {}, restored: () => {},
-  latency: () => {}, batch: () => {}, setReady: () => {}, setLive: () => {},
+  event: () => {},
+  decision: () => {},
+  deadLetter: () => {},
+  lag: () => {},
+  restored: () => {},
+  latency: () => {},
+  batch: () => {},
+  setReady: () => {},
+  setLive: () => {},
 };
 
 export class PrometheusTelemetry implements Telemetry {
@@ -27,35 +34,100 @@ export class PrometheusTelemetry implements Telemetry {
   private ready = false;
   private live = true;
   private readonly events = new client.Counter({ name: 'loopguard_events_total', help: 'Events folded, by event type.', labelNames: ['type'], registers: [this.registry] });
-  private readonly decisions = new client.Counter({ name: 'loopguard_decisions_total', help: 'Decisions published, by type, decision and detector.', labelNames: ['type', 'decision', 'detector'], registers: [this.registry] });
-  private readonly deadLetters = new client.Counter({ name: 'loopguard_dead_letters_total', help: 'Input records sent to the dead-letter topic, by reason.', labelNames: ['reason'], registers: [this.registry] });
-  private readonly lagGauge = new client.Gauge({ name: 'loopguard_consumer_lag', help: 'Records behind the high watermark after the last batch, per input partition.', labelNames: ['topic', 'partition'], registers: [this.registry] });
-  private readonly restore = new client.Histogram({ name: 'loopguard_restore_duration_seconds', help: 'Time to restore partition state from a changelog.', labelNames: ['topic'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [this.registry] });
-  private readonly restoredRecords = new client.Counter({ name: 'loopguard_restored_records_total', help: 'Changelog records read while restoring.', labelNames: ['topic'], registers: [this.registry] });
-  private readonly latencyHist = new client.Histogram({ name: 'loopguard_decision_latency_seconds', help: 'From an input record\'s append time to its decision being durable.', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [this.registry] });
-  private readonly batchHist = new client.Histogram({ name: 'loopguard_batch_duration_seconds', help: 'Time to decode, fold and make one batch durable.', buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [this.registry] });
+  private readonly decisions = new client.Counter({
+    name: 'loopguard_decisions_total',
+    help: 'Decisions published, by type, decision and detector.',
+    labelNames: ['type', 'decision', 'detector'],
+    registers: [this.registry],
+  });
+  private readonly deadLetters = new client.Counter({
+    name: 'loopguard_dead_letters_total',
+    help: 'Input records sent to the dead-letter topic, by reason.',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  private readonly lagGauge = new client.Gauge({
+    name: 'loopguard_consumer_lag',
+    help: 'Records behind the high watermark after the last batch, per input partition.',
+    labelNames: ['topic', 'partition'],
+    registers: [this.registry],
+  });
+  private readonly restore = new client.Histogram({
+    name: 'loopguard_restore_duration_seconds',
+    help: 'Time to restore partition state from a changelog.',
+    labelNames: ['topic'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  private readonly restoredRecords = new client.Counter({
+    name: 'loopguard_restored_records_total',
+    help: 'Changelog records read while restoring.',
+    labelNames: ['topic'],
+    registers: [this.registry],
+  });
+  private readonly latencyHist = new client.Histogram({
+    name: 'loopguard_decision_latency_seconds',
+    help: "From an input record's append time to its decision being durable.",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly batchHist = new client.Histogram({
+    name: 'loopguard_batch_duration_seconds',
+    help: 'Time to decode, fold and make one batch durable.',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
   private readonly readyGauge = new client.Gauge({ name: 'loopguard_ready', help: '1 when every assigned partition has restored its state.', registers: [this.registry] });
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'loopguard_' });
   }
 
-  event(type: string): void { this.events.inc({ type }); }
-  decision(type: string, decision: string, detector: string | null): void { this.decisions.inc({ type, decision, detector: detector ?? 'none' }); }
-  deadLetter(reason: string): void { this.deadLetters.inc({ reason }); }
-  lag(topic: string, partition: number, lag: number): void { this.lagGauge.set({ topic, partition: String(partition) }, lag); }
-  restored(topic: string, seconds: number, records: number): void { this.restore.observe({ topic }, seconds); this.restoredRecords.inc({ topic }, records); }
-  latency(seconds: number): void { this.latencyHist.observe(seconds); }
-  batch(seconds: number): void { this.batchHist.observe(seconds); }
-  setReady(ready: boolean): void { this.ready = ready; this.readyGauge.set(ready ? 1 : 0); }
-  setLive(live: boolean): void { this.live = live; }
+  event(type: string): void {
+    this.events.inc({ type });
+  }
+  decision(type: string, decision: string, detector: string | null): void {
+    this.decisions.inc({ type, decision, detector: detector ?? 'none' });
+  }
+  deadLetter(reason: string): void {
+    this.deadLetters.inc({ reason });
+  }
+  lag(topic: string, partition: number, lag: number): void {
+    this.lagGauge.set({ topic, partition: String(partition) }, lag);
+  }
+  restored(topic: string, seconds: number, records: number): void {
+    this.restore.observe({ topic }, seconds);
+    this.restoredRecords.inc({ topic }, records);
+  }
+  latency(seconds: number): void {
+    this.latencyHist.observe(seconds);
+  }
+  batch(seconds: number): void {
+    this.batchHist.observe(seconds);
+  }
+  setReady(ready: boolean): void {
+    this.ready = ready;
+    this.readyGauge.set(ready ? 1 : 0);
+  }
+  setLive(live: boolean): void {
+    this.live = live;
+  }
 
   /** GET /metrics, /healthz (alive: the consumer has not died), /readyz (state restored). */
   serve(port: number, host: string, log: Logger): Promise<Server> {
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       if (path === '/metrics') {
-        this.registry.metrics().then((body) => { res.writeHead(200, { 'content-type': this.registry.contentType }); res.end(body); }, (e) => { res.writeHead(500); res.end(String(e)); });
+        this.registry.metrics().then(
+          (body) => {
+            res.writeHead(200, { 'content-type': this.registry.contentType });
+            res.end(body);
+          },
+          (e) => {
+            res.writeHead(500);
+            res.end(String(e));
+          },
+        );
       } else if (path === '/healthz') {
         res.writeHead(this.live ? 200 : 503, { 'content-type': 'text/plain' }).end(this.live ? 'ok\n' : 'consumer stopped\n');
       } else if (path === '/readyz') {

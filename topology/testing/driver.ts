@@ -6,16 +6,18 @@ import { partitionFor } from '../partitioner.js';
 import { PartitionTask, type Decision } from '../task.js';
 import { route, type ProcessorNode, type Topology } from '../topology.js';
 
-export type PipeResult =
-  | { readonly ok: true; readonly decisions: readonly Decision[] }
-  | { readonly ok: false; readonly reason: string };
+export type PipeResult = { readonly ok: true; readonly decisions: readonly Decision[] } | { readonly ok: false; readonly reason: string };
 
 export class InMemoryDriver {
   private readonly tasks = new Map<string, PartitionTask>();
   private readonly nextOffset = new Map<string, number>();
 
   /** `now` is the clock the future-skew limit is checked against (replay: its own). */
-  constructor(readonly topology: Topology, readonly partitions = 1, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly topology: Topology,
+    readonly partitions = 1,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Routes one event (the JSON form of docs/behaviour.md §1) by its `type`, as `loopguard produce` does. */
   pipe(value: unknown): PipeResult {

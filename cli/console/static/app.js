@@ -43,7 +43,20 @@ function evidenceLine(ev) {
 
 function table(headers, rows, empty) {
   if (rows.length === 0) return el('p', { class: 'empty' }, empty);
-  return el('table', {}, el('thead', {}, el('tr', {}, headers.map((h) => el('th', {}, h)))), el('tbody', {}, rows));
+  return el(
+    'table',
+    {},
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        headers.map((h) => el('th', {}, h)),
+      ),
+    ),
+    el('tbody', {}, rows),
+  );
 }
 
 function renderTotals(s) {
@@ -54,14 +67,18 @@ function renderTotals(s) {
 }
 
 function renderRuns(s) {
-  const rows = s.runs.map((r) => el('tr', { 'data-run': r.key },
-    el('td', { class: 'mono key', title: r.key }, r.key),
-    el('td', {}, chip(r.state === 'aborted' ? 'abort' : r.state === 'blocked' ? 'block' : 'warn', r.shadow), r.state === 'aborted' ? ' aborted' : ''),
-    el('td', {}, r.toolName, el('div', { class: 'sub' }, r.detector, r.count !== null ? ` · count ${r.count}` : '')),
-    el('td', { class: 'num' }, r.warns),
-    el('td', { class: 'num' }, r.blocks),
-    el('td', { class: 'time' }, clock(r.lastTs)),
-  ));
+  const rows = s.runs.map((r) =>
+    el(
+      'tr',
+      { 'data-run': r.key },
+      el('td', { class: 'mono key', title: r.key }, r.key),
+      el('td', {}, chip(r.state === 'aborted' ? 'abort' : r.state === 'blocked' ? 'block' : 'warn', r.shadow), r.state === 'aborted' ? ' aborted' : ''),
+      el('td', {}, r.toolName, el('div', { class: 'sub' }, r.detector, r.count !== null ? ` · count ${r.count}` : '')),
+      el('td', { class: 'num' }, r.warns),
+      el('td', { class: 'num' }, r.blocks),
+      el('td', { class: 'time' }, clock(r.lastTs)),
+    ),
+  );
   $('runs').replaceChildren(table(['run', 'state', 'tool · detector', 'warns', 'blocks', 'last'], rows, 'No run is being warned or blocked.'));
   // The message the model was given, under its run.
   for (const r of s.runs) {
@@ -72,50 +89,89 @@ function renderRuns(s) {
 }
 
 function renderCooldowns(s) {
-  const rows = s.cooldowns.map((c) => el('tr', { 'data-pair': c.bots },
-    el('td', { class: 'mono' }, c.bots, el('div', { class: 'sub' }, `${c.channel} ${c.conversation}`)),
-    el('td', {}, c.reason.replace(/_/g, ' '), shadowBadge(c.shadow)),
-    el('td', { class: 'num' }, c.suppressed),
-    el('td', { class: 'left' }, el('strong', {}, duration(c.leftMs)), el('div', { class: 'sub' }, `until ${clock(c.cooldownUntil)}`)),
-  ));
+  const rows = s.cooldowns.map((c) =>
+    el(
+      'tr',
+      { 'data-pair': c.bots },
+      el('td', { class: 'mono' }, c.bots, el('div', { class: 'sub' }, `${c.channel} ${c.conversation}`)),
+      el('td', {}, c.reason.replace(/_/g, ' '), shadowBadge(c.shadow)),
+      el('td', { class: 'num' }, c.suppressed),
+      el('td', { class: 'left' }, el('strong', {}, duration(c.leftMs)), el('div', { class: 'sub' }, `until ${clock(c.cooldownUntil)}`)),
+    ),
+  );
   $('cooldowns').replaceChildren(table(['pair', 'reason', 'suppressed', 'left'], rows, 'No bot pair is in cooldown.'));
 }
 
 function renderCounts(s) {
   $('counts-title').textContent = `By detector and reason · last 1, 5, ${s.windowMinutes} minutes`;
-  const rows = s.counts.map((c) => el('tr', {},
-    el('td', {}, chip(c.verdict, false), shadowBadge(c.shadow)),
-    el('td', {}, (c.why || '—').replace(/_/g, ' ')),
-    ...c.counts.map((n) => el('td', { class: 'num' }, n)),
-  ));
+  const rows = s.counts.map((c) =>
+    el(
+      'tr',
+      {},
+      el('td', {}, chip(c.verdict, false), shadowBadge(c.shadow)),
+      el('td', {}, (c.why || '—').replace(/_/g, ' ')),
+      ...c.counts.map((n) => el('td', { class: 'num' }, n)),
+    ),
+  );
   $('counts').replaceChildren(table(['verdict', 'detector / reason', '1m', '5m', `${s.windowMinutes}m`], rows, 'Nothing acted on in the window.'));
 }
 
 function renderFeed(s) {
-  const items = s.feed.map((f) => el('li', { class: `item ${f.verdict}${f.shadow ? ' is-shadow' : ''}` },
-    el('div', { class: 'line' },
-      el('span', { class: 'time' }, clock(f.ts)),
-      chip(f.verdict, f.shadow), shadowBadge(f.shadow),
-      el('span', { class: 'subject' }, f.subject),
-      el('span', { class: 'where mono' }, f.where),
-      el('span', { class: 'why' }, [f.why.replace(/_/g, ' '), f.count !== null ? `count ${f.count}` : '', f.cooldownUntil !== null && f.cooldownUntil > f.ts ? `cooldown until ${clock(f.cooldownUntil)}` : ''].filter(Boolean).join(' · ')),
+  const items = s.feed.map((f) =>
+    el(
+      'li',
+      { class: `item ${f.verdict}${f.shadow ? ' is-shadow' : ''}` },
+      el(
+        'div',
+        { class: 'line' },
+        el('span', { class: 'time' }, clock(f.ts)),
+        chip(f.verdict, f.shadow),
+        shadowBadge(f.shadow),
+        el('span', { class: 'subject' }, f.subject),
+        el('span', { class: 'where mono' }, f.where),
+        el(
+          'span',
+          { class: 'why' },
+          [
+            f.why.replace(/_/g, ' '),
+            f.count !== null ? `count ${f.count}` : '',
+            f.cooldownUntil !== null && f.cooldownUntil > f.ts ? `cooldown until ${clock(f.cooldownUntil)}` : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        ),
+      ),
+      f.message ? el('q', { class: f.notify ? '' : 'quiet' }, f.message) : null,
+      evidenceLine(f.evidence),
     ),
-    f.message ? el('q', { class: f.notify ? '' : 'quiet' }, f.message) : null,
-    evidenceLine(f.evidence),
-  ));
+  );
   $('feed').replaceChildren(...items);
   if (items.length === 0) $('feed').append(el('li', { class: 'empty' }, 'No warn, block, abort or suppress decision yet. Decisions appear here as the guard makes them.'));
 }
 
 function renderHeader(s) {
-  $('where').replaceChildren(el('span', { class: 'label' }, 'topic'), ' ', el('span', { class: 'mono' }, s.topic), ' · ',
-    el('span', { class: 'label' }, 'now'), ' ', s.now === null ? '—' : `${new Date(s.now).toLocaleDateString()} ${clock(s.now)}`, ' · ',
-    `${s.decisions} decisions read`);
+  $('where').replaceChildren(
+    el('span', { class: 'label' }, 'topic'),
+    ' ',
+    el('span', { class: 'mono' }, s.topic),
+    ' · ',
+    el('span', { class: 'label' }, 'now'),
+    ' ',
+    s.now === null ? '—' : `${new Date(s.now).toLocaleDateString()} ${clock(s.now)}`,
+    ' · ',
+    `${s.decisions} decisions read`,
+  );
   const g = s.guard;
   $('guard').hidden = !g;
   if (g) {
-    $('guard').replaceChildren(el('span', { class: `dot ${g.ready ? 'ok' : 'wait'}` }), g.ready ? 'ready' : 'restoring', ' · ',
-      `${g.eventsPerSecond.toFixed(1)} events/s`, ' · ', `lag ${g.lag}`);
+    $('guard').replaceChildren(
+      el('span', { class: `dot ${g.ready ? 'ok' : 'wait'}` }),
+      g.ready ? 'ready' : 'restoring',
+      ' · ',
+      `${g.eventsPerSecond.toFixed(1)} events/s`,
+      ' · ',
+      `lag ${g.lag}`,
+    );
   }
 }
 
@@ -131,9 +187,19 @@ function render(s) {
 function connect() {
   const link = $('link');
   const stream = new EventSource('/api/stream');
-  stream.onopen = () => { link.textContent = 'live'; link.className = 'link live'; };
-  stream.onmessage = (e) => { render(JSON.parse(e.data)); link.textContent = 'live'; link.className = 'link live'; };
-  stream.onerror = () => { link.textContent = 'reconnecting…'; link.className = 'link down'; };
+  stream.onopen = () => {
+    link.textContent = 'live';
+    link.className = 'link live';
+  };
+  stream.onmessage = (e) => {
+    render(JSON.parse(e.data));
+    link.textContent = 'live';
+    link.className = 'link live';
+  };
+  stream.onerror = () => {
+    link.textContent = 'reconnecting…';
+    link.className = 'link down';
+  };
 }
 
 connect();

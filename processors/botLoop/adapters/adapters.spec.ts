@@ -3,9 +3,19 @@ import { fromDiscord, fromFeishu, fromGoogleChat, fromMatrix, fromSlack, fromTel
 
 // Payloads follow each platform's documented inbound shapes, trimmed to realistic fields.
 const discordMessage = (author: object) => ({
-  id: '1189123456789012345', channel_id: '1100000000000000001', guild_id: '1000000000000000000', type: 0,
-  content: 'ping from the other bot', timestamp: '2026-11-29T10:00:00.123000+00:00', edited_timestamp: null,
-  tts: false, mention_everyone: false, mentions: [], attachments: [], embeds: [], author,
+  id: '1189123456789012345',
+  channel_id: '1100000000000000001',
+  guild_id: '1000000000000000000',
+  type: 0,
+  content: 'ping from the other bot',
+  timestamp: '2026-11-29T10:00:00.123000+00:00',
+  edited_timestamp: null,
+  tts: false,
+  mention_everyone: false,
+  mentions: [],
+  attachments: [],
+  embeds: [],
+  author,
 });
 
 describe('Discord', () => {
@@ -13,7 +23,16 @@ describe('Discord', () => {
   it('turns another bot’s MESSAGE_CREATE into a bot_message', () => {
     expect(fromDiscord(discordMessage({ id: '901', username: 'helper', discriminator: '0', bot: true }), ctx)).toEqual({
       kind: 'bot_message',
-      event: { type: 'bot_message', channel: 'discord', accountId: 'main', conversationId: '1100000000000000001', senderId: '901', receiverId: '900', ts: Date.parse('2026-11-29T10:00:00.123Z'), eventId: '1189123456789012345' },
+      event: {
+        type: 'bot_message',
+        channel: 'discord',
+        accountId: 'main',
+        conversationId: '1100000000000000001',
+        senderId: '901',
+        receiverId: '900',
+        ts: Date.parse('2026-11-29T10:00:00.123Z'),
+        eventId: '1189123456789012345',
+      },
     });
   });
   it('ignores humans and itself', () => {
@@ -24,11 +43,32 @@ describe('Discord', () => {
 });
 
 describe('Slack', () => {
-  const envelope = (event: object) => ({ token: 'x', team_id: 'T061EG9R6', api_app_id: 'A0PNCHHK2', type: 'event_callback', event_id: 'Ev0PV52K25', event_time: 1700000000, event });
-  const botEvent = { type: 'message', subtype: 'bot_message', text: 'hello', ts: '1700000000.000200', event_ts: '1700000000.000200', channel: 'C2147483705', bot_id: 'B0OTHER', username: 'other-bot', channel_type: 'channel' };
+  const envelope = (event: object) => ({
+    token: 'x',
+    team_id: 'T061EG9R6',
+    api_app_id: 'A0PNCHHK2',
+    type: 'event_callback',
+    event_id: 'Ev0PV52K25',
+    event_time: 1700000000,
+    event,
+  });
+  const botEvent = {
+    type: 'message',
+    subtype: 'bot_message',
+    text: 'hello',
+    ts: '1700000000.000200',
+    event_ts: '1700000000.000200',
+    channel: 'C2147483705',
+    bot_id: 'B0OTHER',
+    username: 'other-bot',
+    channel_type: 'channel',
+  };
   it('turns another bot’s message into a bot_message with ts from event_ts', () => {
     const r = fromSlack(envelope(botEvent), { accountId: 'T061EG9R6', botId: 'B0SELF', botUserId: 'U0SELF' });
-    expect(r).toMatchObject({ kind: 'bot_message', event: { channel: 'slack', conversationId: 'C2147483705', senderId: 'B0OTHER', receiverId: 'B0SELF', ts: 1_700_000_000_000, eventId: '1700000000.000200' } });
+    expect(r).toMatchObject({
+      kind: 'bot_message',
+      event: { channel: 'slack', conversationId: 'C2147483705', senderId: 'B0OTHER', receiverId: 'B0SELF', ts: 1_700_000_000_000, eventId: '1700000000.000200' },
+    });
   });
   it('uses the bot user id as receiver when the own bot id is unknown', () => {
     expect(fromSlack(envelope(botEvent), { accountId: 'T1', botUserId: 'U0SELF' })).toMatchObject({ event: { receiverId: 'U0SELF' } });
@@ -42,10 +82,28 @@ describe('Slack', () => {
 });
 
 describe('Matrix', () => {
-  const event = (sender: string) => ({ type: 'm.room.message', event_id: '$143273582443PhrSn:example.org', room_id: '!roomid:example.org', sender, origin_server_ts: 1432735824653, content: { msgtype: 'm.text', body: 'hi' }, unsigned: { age: 1234 } });
+  const event = (sender: string) => ({
+    type: 'm.room.message',
+    event_id: '$143273582443PhrSn:example.org',
+    room_id: '!roomid:example.org',
+    sender,
+    origin_server_ts: 1432735824653,
+    content: { msgtype: 'm.text', body: 'hi' },
+    unsigned: { age: 1234 },
+  });
   const ctx = { accountId: 'bot-a', selfId: '@bot-a:example.org', configuredBotIds: ['@bot-a:example.org', '@bot-b:example.org'] };
   it('treats another configured account as a bot', () => {
-    expect(fromMatrix(event('@bot-b:example.org'), ctx)).toMatchObject({ kind: 'bot_message', event: { channel: 'matrix', conversationId: '!roomid:example.org', senderId: '@bot-b:example.org', receiverId: '@bot-a:example.org', ts: 1432735824653, eventId: '$143273582443PhrSn:example.org' } });
+    expect(fromMatrix(event('@bot-b:example.org'), ctx)).toMatchObject({
+      kind: 'bot_message',
+      event: {
+        channel: 'matrix',
+        conversationId: '!roomid:example.org',
+        senderId: '@bot-b:example.org',
+        receiverId: '@bot-a:example.org',
+        ts: 1432735824653,
+        eventId: '$143273582443PhrSn:example.org',
+      },
+    });
   });
   it('ignores unknown accounts (humans) and itself', () => {
     expect(fromMatrix(event('@alice:example.org'), ctx)).toEqual({ kind: 'ignored', reason: 'human' });
@@ -55,13 +113,25 @@ describe('Matrix', () => {
 
 describe('Google Chat', () => {
   const event = (sender: object) => ({
-    type: 'MESSAGE', eventTime: '2026-11-29T10:00:00.500Z', space: { name: 'spaces/AAAA', type: 'ROOM', displayName: 'Ops' },
+    type: 'MESSAGE',
+    eventTime: '2026-11-29T10:00:00.500Z',
+    space: { name: 'spaces/AAAA', type: 'ROOM', displayName: 'Ops' },
     message: { name: 'spaces/AAAA/messages/CCCC.CCCC', sender, createTime: '2026-11-29T10:00:00.400Z', text: 'hi', thread: { name: 'spaces/AAAA/threads/T' } },
     user: sender,
   });
   const ctx = { accountId: 'default', selfId: 'users/app' };
   it('turns a BOT sender into a bot_message with ts from eventTime', () => {
-    expect(fromGoogleChat(event({ name: 'users/111', displayName: 'Other', type: 'BOT' }), ctx)).toMatchObject({ kind: 'bot_message', event: { channel: 'googlechat', conversationId: 'spaces/AAAA', senderId: 'users/111', receiverId: 'users/app', ts: Date.parse('2026-11-29T10:00:00.500Z'), eventId: 'spaces/AAAA/messages/CCCC.CCCC' } });
+    expect(fromGoogleChat(event({ name: 'users/111', displayName: 'Other', type: 'BOT' }), ctx)).toMatchObject({
+      kind: 'bot_message',
+      event: {
+        channel: 'googlechat',
+        conversationId: 'spaces/AAAA',
+        senderId: 'users/111',
+        receiverId: 'users/app',
+        ts: Date.parse('2026-11-29T10:00:00.500Z'),
+        eventId: 'spaces/AAAA/messages/CCCC.CCCC',
+      },
+    });
   });
   it('ignores humans and the app itself', () => {
     expect(fromGoogleChat(event({ name: 'users/222', type: 'HUMAN' }), ctx)).toEqual({ kind: 'ignored', reason: 'human' });
@@ -75,12 +145,29 @@ describe('Feishu', () => {
     header: { event_id: '5e3702a84e847582be8db7fb73283c02', event_type: 'im.message.receive_v1', create_time: '1700000000999', token: 't', app_id: 'cli_self', tenant_key: 'tk' },
     event: {
       sender: { sender_id: { union_id: 'on_x', user_id: 'u', open_id: openId }, sender_type: senderType, tenant_key: 'tk' },
-      message: { message_id: 'om_5ce6d572455d361153b7cb51da133945', chat_id: 'oc_5ce6d572455d361153b7cb5xxfsdfsdfdsf', chat_type: 'group', message_type: 'text', content: '{"text":"hi"}', create_time: '1700000000123' },
+      message: {
+        message_id: 'om_5ce6d572455d361153b7cb51da133945',
+        chat_id: 'oc_5ce6d572455d361153b7cb5xxfsdfsdfdsf',
+        chat_type: 'group',
+        message_type: 'text',
+        content: '{"text":"hi"}',
+        create_time: '1700000000123',
+      },
     },
   });
   const ctx = { accountId: 'default', selfId: 'ou_self' };
   it('turns a bot sender into a bot_message', () => {
-    expect(fromFeishu(event('bot', 'ou_other'), ctx)).toMatchObject({ kind: 'bot_message', event: { channel: 'feishu', conversationId: 'oc_5ce6d572455d361153b7cb5xxfsdfsdfdsf', senderId: 'ou_other', receiverId: 'ou_self', ts: 1_700_000_000_123, eventId: 'om_5ce6d572455d361153b7cb51da133945' } });
+    expect(fromFeishu(event('bot', 'ou_other'), ctx)).toMatchObject({
+      kind: 'bot_message',
+      event: {
+        channel: 'feishu',
+        conversationId: 'oc_5ce6d572455d361153b7cb5xxfsdfsdfdsf',
+        senderId: 'ou_other',
+        receiverId: 'ou_self',
+        ts: 1_700_000_000_123,
+        eventId: 'om_5ce6d572455d361153b7cb51da133945',
+      },
+    });
   });
   it('ignores users and itself', () => {
     expect(fromFeishu(event('user', 'ou_alice'), ctx)).toEqual({ kind: 'ignored', reason: 'human' });
@@ -89,12 +176,24 @@ describe('Feishu', () => {
 });
 
 describe('Telegram', () => {
-  const update = (from: object) => ({ update_id: 10000, message: { message_id: 1365, date: 1700000000, chat: { id: -1001234567890, type: 'supergroup', title: 'ops' }, from, text: 'hi' } });
+  const update = (from: object) => ({
+    update_id: 10000,
+    message: { message_id: 1365, date: 1700000000, chat: { id: -1001234567890, type: 'supergroup', title: 'ops' }, from, text: 'hi' },
+  });
   const ctx = { accountId: 'default', selfId: '7000001' };
   it('turns another bot into a bot_message with ts = date × 1000 and eventId = message id', () => {
     expect(fromTelegram(update({ id: 7000002, is_bot: true, first_name: 'Other', username: 'other_bot' }), ctx)).toEqual({
       kind: 'bot_message',
-      event: { type: 'bot_message', channel: 'telegram', accountId: 'default', conversationId: '-1001234567890', senderId: '7000002', receiverId: '7000001', ts: 1_700_000_000_000, eventId: '1365' },
+      event: {
+        type: 'bot_message',
+        channel: 'telegram',
+        accountId: 'default',
+        conversationId: '-1001234567890',
+        senderId: '7000002',
+        receiverId: '7000001',
+        ts: 1_700_000_000_000,
+        eventId: '1365',
+      },
     });
   });
   it('ignores humans, itself and messages without a sender', () => {

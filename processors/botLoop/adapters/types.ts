@@ -5,9 +5,7 @@ import type { BotMessage } from '../events.js';
 
 export type IgnoreReason = 'not_a_message' | 'human' | 'self' | 'missing_identity';
 
-export type AdapterResult =
-  | { readonly kind: 'bot_message'; readonly event: BotMessage }
-  | { readonly kind: 'ignored'; readonly reason: IgnoreReason };
+export type AdapterResult = { readonly kind: 'bot_message'; readonly event: BotMessage } | { readonly kind: 'ignored'; readonly reason: IgnoreReason };
 
 /** Who is receiving: the dispatcher's account (scope) and its own bot identity. */
 export interface ReceiverContext {
@@ -21,12 +19,22 @@ export type Obj = Record<string, unknown>;
 export const obj = (v: unknown): Obj | undefined => (isRecord(v) ? v : undefined);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 
-export function fact(channel: string, ctx: ReceiverContext, f: { conversationId?: string | undefined; senderId?: string | undefined; ts?: number | undefined; eventId?: string | undefined }): AdapterResult {
+export function fact(
+  channel: string,
+  ctx: ReceiverContext,
+  f: { conversationId?: string | undefined; senderId?: string | undefined; ts?: number | undefined; eventId?: string | undefined },
+): AdapterResult {
   if (!f.conversationId || !f.senderId || !ctx.accountId || !ctx.selfId || f.ts === undefined || !Number.isFinite(f.ts)) return ignored('missing_identity');
   if (f.senderId === ctx.selfId) return ignored('self');
   const event: BotMessage = {
-    type: 'bot_message', channel, accountId: ctx.accountId, conversationId: f.conversationId,
-    senderId: f.senderId, receiverId: ctx.selfId, ts: f.ts, eventId: f.eventId,
+    type: 'bot_message',
+    channel,
+    accountId: ctx.accountId,
+    conversationId: f.conversationId,
+    senderId: f.senderId,
+    receiverId: ctx.selfId,
+    ts: f.ts,
+    eventId: f.eventId,
   };
   return { kind: 'bot_message', event };
 }

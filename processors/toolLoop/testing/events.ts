@@ -40,12 +40,27 @@ export function runEvents(runId = 'run-1', start = 1_700_000_000_000) {
   let n = 0;
   const next = () => (ts += 1000);
   return {
-    call: (toolName: string, args: unknown, extra: Record<string, unknown> = {}): RawToolEvent =>
-      ({ type: 'tool_call', ts: next(), sessionKey: 's', runId, toolName, args, toolCallId: `c${++n}`, ...extra }),
-    outcome: (toolName: string, args: unknown, result: unknown, extra: Record<string, unknown> = {}): RawToolEvent =>
-      ({ type: 'tool_outcome', ts: next(), sessionKey: 's', runId, toolName, args, result, ...extra }),
-    error: (toolName: string, args: unknown, error: unknown): RawToolEvent =>
-      ({ type: 'tool_outcome', ts: next(), sessionKey: 's', runId, toolName, args, error }),
+    call: (toolName: string, args: unknown, extra: Record<string, unknown> = {}): RawToolEvent => ({
+      type: 'tool_call',
+      ts: next(),
+      sessionKey: 's',
+      runId,
+      toolName,
+      args,
+      toolCallId: `c${++n}`,
+      ...extra,
+    }),
+    outcome: (toolName: string, args: unknown, result: unknown, extra: Record<string, unknown> = {}): RawToolEvent => ({
+      type: 'tool_outcome',
+      ts: next(),
+      sessionKey: 's',
+      runId,
+      toolName,
+      args,
+      result,
+      ...extra,
+    }),
+    error: (toolName: string, args: unknown, error: unknown): RawToolEvent => ({ type: 'tool_outcome', ts: next(), sessionKey: 's', runId, toolName, args, error }),
     compaction: (): RawToolEvent => ({ type: 'compaction', ts: next(), sessionKey: 's', runId }),
     runEnd: (): RawToolEvent => ({ type: 'run_end', ts: next(), sessionKey: 's', runId }),
     /** A call followed by its outcome, `times` times. */
@@ -54,6 +69,8 @@ export function runEvents(runId = 'run-1', start = 1_700_000_000_000) {
       for (let i = 0; i < times; i++) out.push(this.call(toolName, args), this.outcome(toolName, args, result(i)));
       return out;
     },
-    advance: (ms: number) => { ts += ms; },
+    advance: (ms: number) => {
+      ts += ms;
+    },
   };
 }

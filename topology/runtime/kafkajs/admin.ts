@@ -9,7 +9,10 @@ export class KafkajsAdmin implements AdminOps {
   private readonly admin: Admin;
   private connected: Promise<void> | undefined;
 
-  constructor(kafka: KafkaClient, private readonly brokers: readonly string[]) {
+  constructor(
+    kafka: KafkaClient,
+    private readonly brokers: readonly string[],
+  ) {
     this.admin = kafka.admin();
   }
 
@@ -17,7 +20,9 @@ export class KafkajsAdmin implements AdminOps {
   connect(): Promise<void> {
     if (this.connected === undefined) {
       const pending = kafkaCall(`cannot connect to Kafka at ${this.brokers.join(',')}`, () => this.admin.connect());
-      pending.catch(() => { if (this.connected === pending) this.connected = undefined; });
+      pending.catch(() => {
+        if (this.connected === pending) this.connected = undefined;
+      });
       this.connected = pending;
     }
     return this.connected;
@@ -34,7 +39,10 @@ export class KafkajsAdmin implements AdminOps {
    * `high` is the end a read-committed reader reaches: the last stable offset.
    */
   watermarks(topic: string): Promise<Map<number, { low: number; high: number }>> {
-    return this.run(`cannot read the offsets of ${topic}`, async (a) => new Map((await a.fetchTopicOffsets(topic)).map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }])));
+    return this.run(
+      `cannot read the offsets of ${topic}`,
+      async (a) => new Map((await a.fetchTopicOffsets(topic)).map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }])),
+    );
   }
 
   partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
@@ -56,7 +64,9 @@ export class KafkajsAdmin implements AdminOps {
       await a.createTopics({
         waitForLeaders: true,
         topics: missing.map((s) => ({
-          topic: s.topic, numPartitions: s.partitions, replicationFactor: s.replicationFactor,
+          topic: s.topic,
+          numPartitions: s.partitions,
+          replicationFactor: s.replicationFactor,
           configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
         })),
       });
@@ -99,7 +109,9 @@ export class KafkajsAdmin implements AdminOps {
   }
 
   setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
-    return this.run(`cannot set the offsets of ${groupId}`, (a) => a.setOffsets({ groupId, topic, partitions: [...offsets].map(([partition, offset]) => ({ partition, offset: String(offset) })) }));
+    return this.run(`cannot set the offsets of ${groupId}`, (a) =>
+      a.setOffsets({ groupId, topic, partitions: [...offsets].map(([partition, offset]) => ({ partition, offset: String(offset) })) }),
+    );
   }
 
   /** Best effort: a group that outlives us is only clutter. */
@@ -107,5 +119,7 @@ export class KafkajsAdmin implements AdminOps {
     await this.run(`cannot delete consumer group ${groupId}`, (a) => a.deleteGroups([groupId])).catch(() => undefined);
   }
 
-  close(): Promise<void> { return this.admin.disconnect(); }
+  close(): Promise<void> {
+    return this.admin.disconnect();
+  }
 }

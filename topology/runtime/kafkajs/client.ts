@@ -17,12 +17,13 @@ function saslOf(s: LoopguardSettings['kafka']['sasl']): SASLOptions | undefined 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
 
 function kafkaLogger(log: Logger) {
-  return () => ({ level, log: entry }: LogEntry) => {
-    const { message, ...rest } = entry;
-    // kafkajs logs retriable coordinator errors as ERROR while it retries them itself.
-    const lvl = LEVELS[level] === 'error' && /coordinator|leader|rebalanc|concurrent/i.test(message) ? 'warn' : LEVELS[level] ?? 'info';
-    log[lvl]({ kafka: rest }, message);
-  };
+  return () =>
+    ({ level, log: entry }: LogEntry) => {
+      const { message, ...rest } = entry;
+      // kafkajs logs retriable coordinator errors as ERROR while it retries them itself.
+      const lvl = LEVELS[level] === 'error' && /coordinator|leader|rebalanc|concurrent/i.test(message) ? 'warn' : (LEVELS[level] ?? 'info');
+      log[lvl]({ kafka: rest }, message);
+    };
 }
 
 export function createClient(settings: Pick<LoopguardSettings, 'kafka'>, log: Logger, clientSuffix: string): KafkaClient {

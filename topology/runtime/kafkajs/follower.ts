@@ -16,8 +16,18 @@ export function follower(kafka: KafkaClient, admin: KafkajsAdmin, topic: string,
       await kafkaCall(`cannot follow ${topic}`, async () => {
         await c.connect();
         await c.subscribe({ topic, fromBeginning: false });
-        const joined = new Promise<void>((resolve) => c.on(c.events.GROUP_JOIN, () => { c.pause([{ topic }]); resolve(); }));
-        await c.run({ autoCommit: false, eachBatch: async ({ batch }) => { for (const m of batch.messages) await onRecord(toInRecord(batch.topic, batch.partition, m)); } });
+        const joined = new Promise<void>((resolve) =>
+          c.on(c.events.GROUP_JOIN, () => {
+            c.pause([{ topic }]);
+            resolve();
+          }),
+        );
+        await c.run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            for (const m of batch.messages) await onRecord(toInRecord(batch.topic, batch.partition, m));
+          },
+        });
         await joined;
       });
       await admin.connect(); // so the first follow costs one request, not a connect too
@@ -36,6 +46,9 @@ export function follower(kafka: KafkaClient, admin: KafkajsAdmin, topic: string,
       }
       return ready;
     },
-    stop: async () => { await c.stop(); await c.disconnect(); },
+    stop: async () => {
+      await c.stop();
+      await c.disconnect();
+    },
   };
 }

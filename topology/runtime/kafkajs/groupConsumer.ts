@@ -28,7 +28,9 @@ function minus(a: Assignment, b: Assignment): Map<string, number[]> {
  */
 async function heartbeatWhile<T>(work: Promise<T>, heartbeat: () => Promise<void>): Promise<T> {
   let settled = false;
-  const result = work.finally(() => { settled = true; });
+  const result = work.finally(() => {
+    settled = true;
+  });
   while (!settled) {
     await Promise.race([result.catch(() => undefined), delay(HEARTBEAT_INTERVAL_MS)]);
     // A heartbeat fails during a rebalance; the batch then learns it from isActive().
@@ -38,16 +40,29 @@ async function heartbeatWhile<T>(work: Promise<T>, heartbeat: () => Promise<void
 }
 
 export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceOptions, log: Logger, onOpen: (c: { disconnect(): Promise<void> }) => void): RecordSource {
-  const c: Consumer = kafka.consumer({ groupId, readUncommitted: opts.readCommitted === false, sessionTimeout: opts.sessionTimeoutMs ?? 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS, allowAutoTopicCreation: false });
+  const c: Consumer = kafka.consumer({
+    groupId,
+    readUncommitted: opts.readCommitted === false,
+    sessionTimeout: opts.sessionTimeoutMs ?? 30_000,
+    heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+    allowAutoTopicCreation: false,
+  });
   onOpen(c);
   let held: Assignment = new Map();
   let revoke: ((lost: Assignment) => void) | undefined;
-  const revokeAll = () => { const lost = held; held = new Map(); if (lost.size > 0) revoke?.(lost); };
+  const revokeAll = () => {
+    const lost = held;
+    held = new Map();
+    if (lost.size > 0) revoke?.(lost);
+  };
 
   async function batch(h: SourceHandlers, p: EachBatchPayload): Promise<void> {
     const { batch: b } = p;
     const records = b.messages.map((m) => toInRecord(b.topic, b.partition, m));
-    const done = await heartbeatWhile(h.onBatch({ topic: b.topic, partition: b.partition, records, highWatermark: Number(b.highWatermark), isActive: () => p.isRunning() && !p.isStale() }), () => p.heartbeat());
+    const done = await heartbeatWhile(
+      h.onBatch({ topic: b.topic, partition: b.partition, records, highWatermark: Number(b.highWatermark), isActive: () => p.isRunning() && !p.isStale() }),
+      () => p.heartbeat(),
+    );
     if (done !== undefined) p.resolveOffset(String(done));
   }
 
@@ -71,12 +86,14 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
         if (h.onCrash) h.onCrash(report);
         else log.error({ err: report.error, restarting: report.restarting, groupId }, 'consumer crashed');
       });
-      await kafkaCall(`cannot start consumer group ${groupId}`, () => c.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: opts.concurrency ?? 1,
-        eachBatch: (p) => batch(h, p),
-      }));
+      await kafkaCall(`cannot start consumer group ${groupId}`, () =>
+        c.run({
+          autoCommit: false,
+          eachBatchAutoResolve: false,
+          partitionsConsumedConcurrently: opts.concurrency ?? 1,
+          eachBatch: (p) => batch(h, p),
+        }),
+      );
     },
 
     async sink(): Promise<Sink> {

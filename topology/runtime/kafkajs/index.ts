@@ -14,7 +14,9 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
   const kafka = createClient(settings, log, clientSuffix);
   const admin = new KafkajsAdmin(kafka, settings.kafka.brokers);
   const opened: Array<{ disconnect(): Promise<void> }> = [{ disconnect: () => admin.close() }];
-  const track = (c: { disconnect(): Promise<void> }) => { opened.push(c); };
+  const track = (c: { disconnect(): Promise<void> }) => {
+    opened.push(c);
+  };
   return {
     partitionCounts: (topics) => admin.partitionCounts(topics),
     createTopics: (specs) => admin.createTopics(specs),
@@ -33,6 +35,8 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
     follower: (topic) => follower(kafka, admin, topic, track),
     readToEnd: (topic, partitions, onRecord, signal) => readToEnd(kafka, admin, topic, partitions, onRecord, signal),
     // Newest first: consumers and producers before the admin they may still be using.
-    close: async () => { for (const o of opened.reverse()) await o.disconnect().catch(() => {}); },
+    close: async () => {
+      for (const o of opened.reverse()) await o.disconnect().catch(() => {});
+    },
   };
 }

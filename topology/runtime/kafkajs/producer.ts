@@ -12,12 +12,18 @@ const { CompressionTypes, Partitioners } = kafkajs;
 // Every record carries its partition, so the partitioner is never consulted. An idempotent
 // producer must not give up retrying (kafkajs warns otherwise); each attempt is bounded.
 const producerConfig = () => ({
-  idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false,
-  createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },
+  idempotent: true,
+  maxInFlightRequests: 1,
+  allowAutoTopicCreation: false,
+  createPartitioner: Partitioners.DefaultPartitioner,
+  retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },
 });
 
 /** Sends in chunks, in order: no request exceeds the broker's limit, and chunk n+1 waits for n. */
-async function sendAll(send: (req: { acks: number; compression?: number; topicMessages: ReturnType<typeof topicMessages> }) => Promise<unknown>, records: readonly OutRecord[]): Promise<void> {
+async function sendAll(
+  send: (req: { acks: number; compression?: number; topicMessages: ReturnType<typeof topicMessages> }) => Promise<unknown>,
+  records: readonly OutRecord[],
+): Promise<void> {
   for (const chunk of chunks(records)) await send({ acks: -1, compression: CompressionTypes.None, topicMessages: topicMessages(chunk) });
 }
 
@@ -48,7 +54,10 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
       const tx = await p.transaction();
       try {
         await sendAll((r) => tx.sendBatch(r), records);
-        await tx.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }] });
+        await tx.sendOffsets({
+          consumerGroupId: groupId,
+          topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
+        });
         await tx.commit();
       } catch (e) {
         // The commit failed; an abort that fails too leaves the transaction to time out, and

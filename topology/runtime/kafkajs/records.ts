@@ -11,8 +11,12 @@ export function* chunks(records: readonly OutRecord[]): Generator<readonly OutRe
   let bytes = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    const size = (r.value?.length ?? 0) + (typeof r.key === 'string' ? Buffer.byteLength(r.key) : r.key?.length ?? 0) + 64;
-    if (bytes + size > MAX_REQUEST_BYTES && i > start) { yield records.slice(start, i); start = i; bytes = 0; }
+    const size = (r.value?.length ?? 0) + (typeof r.key === 'string' ? Buffer.byteLength(r.key) : (r.key?.length ?? 0)) + 64;
+    if (bytes + size > MAX_REQUEST_BYTES && i > start) {
+      yield records.slice(start, i);
+      start = i;
+      bytes = 0;
+    }
     bytes += size;
   }
   if (start < records.length) yield records.slice(start);
@@ -20,8 +24,15 @@ export function* chunks(records: readonly OutRecord[]): Generator<readonly OutRe
 
 export function topicMessages(records: readonly OutRecord[]): TopicMessages[] {
   const byTopic = new Map<string, OutRecord[]>();
-  for (const r of records) { let l = byTopic.get(r.topic); if (!l) byTopic.set(r.topic, (l = [])); l.push(r); }
-  return [...byTopic].map(([topic, rs]) => ({ topic, messages: rs.map((r) => ({ partition: r.partition, key: r.key, value: r.value, headers: r.headers as IHeaders | undefined })) }));
+  for (const r of records) {
+    let l = byTopic.get(r.topic);
+    if (!l) byTopic.set(r.topic, (l = []));
+    l.push(r);
+  }
+  return [...byTopic].map(([topic, rs]) => ({
+    topic,
+    messages: rs.map((r) => ({ partition: r.partition, key: r.key, value: r.value, headers: r.headers as IHeaders | undefined })),
+  }));
 }
 
 const headersOf = (h: IHeaders | undefined): Record<string, string> => {
@@ -31,5 +42,11 @@ const headersOf = (h: IHeaders | undefined): Record<string, string> => {
 };
 
 export const toInRecord = (topic: string, partition: number, m: { offset: string; key: Buffer | null; value: Buffer | null; timestamp: string; headers?: IHeaders }): InRecord => ({
-  topic, partition, offset: Number(m.offset), key: m.key, value: m.value, timestamp: Number(m.timestamp), headers: headersOf(m.headers),
+  topic,
+  partition,
+  offset: Number(m.offset),
+  key: m.key,
+  value: m.value,
+  timestamp: Number(m.timestamp),
+  headers: headersOf(m.headers),
 });

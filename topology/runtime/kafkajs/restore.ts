@@ -29,19 +29,31 @@ function aborted(signal: AbortSignal | undefined, topic: string): Promise<never>
 /** Resolves once every partition's position has reached its end. */
 function tracker(ends: Map<number, number>) {
   let resolve!: () => void;
-  const done = new Promise<void>((r) => { resolve = r; });
+  const done = new Promise<void>((r) => {
+    resolve = r;
+  });
   const left = new Set(ends.keys());
   if (left.size === 0) resolve();
   return {
     done,
     isDone: (partition: number) => !left.has(partition),
     at(partition: number, position: number) {
-      if (left.has(partition) && position >= ends.get(partition)!) { left.delete(partition); if (left.size === 0) resolve(); }
+      if (left.has(partition) && position >= ends.get(partition)!) {
+        left.delete(partition);
+        if (left.size === 0) resolve();
+      }
     },
   };
 }
 
-export async function readToEnd(kafka: KafkaClient, admin: KafkajsAdmin, topic: string, partitions: readonly number[], onRecord: (r: InRecord) => Promise<void> | void, signal?: AbortSignal): Promise<number> {
+export async function readToEnd(
+  kafka: KafkaClient,
+  admin: KafkajsAdmin,
+  topic: string,
+  partitions: readonly number[],
+  onRecord: (r: InRecord) => Promise<void> | void,
+  signal?: AbortSignal,
+): Promise<number> {
   const stopped = aborted(signal, topic);
   stopped.catch(() => undefined);
   const marks = await Promise.race([admin.watermarks(topic), stopped]);
@@ -54,32 +66,45 @@ export async function readToEnd(kafka: KafkaClient, admin: KafkajsAdmin, topic: 
   const c: Consumer = kafka.consumer({ groupId, readUncommitted: false, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
   let count = 0;
   // A group of one gets every partition of the topic; only those being restored are read.
-  c.on(c.events.GROUP_JOIN, () => { if (others.length > 0) c.pause([{ topic, partitions: others }]); });
-  c.on(c.events.END_BATCH_PROCESS, ({ payload }) => { if (payload.topic === topic) progress.at(payload.partition, Number(payload.lastOffset) + 1); });
+  c.on(c.events.GROUP_JOIN, () => {
+    if (others.length > 0) c.pause([{ topic, partitions: others }]);
+  });
+  c.on(c.events.END_BATCH_PROCESS, ({ payload }) => {
+    if (payload.topic === topic) progress.at(payload.partition, Number(payload.lastOffset) + 1);
+  });
   const crashed = new Promise<never>((_, reject) => c.on(c.events.CRASH, ({ payload }) => reject(kafkaError(`reading ${topic} failed`, payload.error))));
   crashed.catch(() => undefined);
   try {
-    await Promise.race([stopped, kafkaCall(`cannot read ${topic}`, async () => {
-      await c.connect();
-      await c.subscribe({ topic, fromBeginning: true });
-      await c.run({
-        autoCommit: false,
-        eachBatch: async ({ batch, pause }) => {
-          if (progress.isDone(batch.partition) || signal?.aborted) { pause(); return; }
-          const end = ends.get(batch.partition)!;
-          for (const m of batch.messages) {
-            if (Number(m.offset) >= end || signal?.aborted) break;
-            await onRecord(toInRecord(topic, batch.partition, m));
-            count++;
-          }
-        },
-      });
-    })]);
+    await Promise.race([
+      stopped,
+      kafkaCall(`cannot read ${topic}`, async () => {
+        await c.connect();
+        await c.subscribe({ topic, fromBeginning: true });
+        await c.run({
+          autoCommit: false,
+          eachBatch: async ({ batch, pause }) => {
+            if (progress.isDone(batch.partition) || signal?.aborted) {
+              pause();
+              return;
+            }
+            const end = ends.get(batch.partition)!;
+            for (const m of batch.messages) {
+              if (Number(m.offset) >= end || signal?.aborted) break;
+              await onRecord(toInRecord(topic, batch.partition, m));
+              count++;
+            }
+          },
+        });
+      }),
+    ]);
     await Promise.race([progress.done, crashed, stopped]);
   } finally {
     // A batch stuck in onRecord (a registry that hangs) must not hold up a stop: wait a little,
     // then let the consumer finish closing on its own.
-    const closed = c.disconnect().catch(() => undefined).then(() => admin.deleteGroup(groupId));
+    const closed = c
+      .disconnect()
+      .catch(() => undefined)
+      .then(() => admin.deleteGroup(groupId));
     await Promise.race([closed, delay(CLOSE_WAIT_MS)]);
   }
   return count;
