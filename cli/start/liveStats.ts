@@ -35,6 +35,9 @@ export class LiveStats implements Telemetry {
   deadLetter(reason: string): void {
     this.inner.deadLetter(reason);
   }
+  stateDrop(topic: string, what: string): void {
+    this.inner.stateDrop(topic, what);
+  }
   lag(topic: string, partition: number, lag: number): void {
     this.lags.set(`${topic}/${partition}`, lag);
     this.inner.lag(topic, partition, lag);

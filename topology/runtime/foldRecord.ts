@@ -25,6 +25,8 @@ export type Folded =
   | {
       readonly kind: 'decided';
       readonly eventType: string;
+      /** What bounded state had to forget for this record. */
+      readonly drops: readonly string[];
       readonly key: string;
       /** The key's entry before this record. */
       readonly before: StoreEntry | undefined;
@@ -71,7 +73,7 @@ export async function foldRecord(ctx: FoldContext, r: InRecord, checkState: bool
     if (result.kind === 'invalid') return dead('code' in result ? String(result.code) : REASONS.invalid, result.reason);
     const outputs = result.decisions.map((d) => decisionRecord(ctx, r.partition, d));
     const state = checkState ? changelogValue(ctx, key, task.get(key)!) : undefined;
-    return { kind: 'decided', eventType: String(value.type), key, before, decisions: result.decisions, outputs, state };
+    return { kind: 'decided', eventType: String(value.type), drops: result.drops, key, before, decisions: result.decisions, outputs, state };
   } catch (e) {
     // States are immutable, so putting the previous entry back undoes the fold. The key stays
     // marked changed: the changelog gets its old entry again (or a tombstone for a new key).

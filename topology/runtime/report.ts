@@ -22,10 +22,8 @@ export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: L
         break;
       case 'decided':
         telemetry.event(f.eventType);
-        for (const d of f.decisions) {
-          const fields = d as Record<string, unknown>; // run_abort has no decision, bot_decision no detector
-          telemetry.decision(d.type, String(fields.decision ?? d.type), (fields.detector as string | null | undefined) ?? null);
-        }
+        for (const d of f.decisions) telemetry.decision(d.type, d.type === 'run_abort' ? d.type : d.decision, d.type === 'bot_decision' ? null : d.detector);
+        for (const what of f.drops) telemetry.stateDrop(r.topic, what);
         break;
       default:
         unreachable('folded record', f);

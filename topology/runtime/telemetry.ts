@@ -8,6 +8,8 @@ export interface Telemetry {
   event(type: string): void;
   decision(type: string, decision: string, detector: string | null): void;
   deadLetter(reason: string): void;
+  /** A bounded collection of a key's state forgot something (docs/behaviour.md §1 "Limits"). */
+  stateDrop(topic: string, what: string): void;
   lag(topic: string, partition: number, lag: number): void;
   restored(topic: string, seconds: number, records: number): void;
   /** Seconds from the input record's append time to its decision being durable. */
@@ -21,6 +23,7 @@ export const NO_TELEMETRY: Telemetry = {
   event: () => {},
   decision: () => {},
   deadLetter: () => {},
+  stateDrop: () => {},
   lag: () => {},
   restored: () => {},
   latency: () => {},
@@ -44,6 +47,12 @@ export class PrometheusTelemetry implements Telemetry {
     name: 'loopguard_dead_letters_total',
     help: 'Input records sent to the dead-letter topic, by reason.',
     labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  private readonly stateDrops = new client.Counter({
+    name: 'loopguard_state_drops_total',
+    help: 'Entries a bounded per-key collection forgot to stay within its limit, by input topic and what was dropped.',
+    labelNames: ['topic', 'what'],
     registers: [this.registry],
   });
   private readonly lagGauge = new client.Gauge({
@@ -91,6 +100,9 @@ export class PrometheusTelemetry implements Telemetry {
   }
   deadLetter(reason: string): void {
     this.deadLetters.inc({ reason });
+  }
+  stateDrop(topic: string, what: string): void {
+    this.stateDrops.inc({ topic, what });
   }
   lag(topic: string, partition: number, lag: number): void {
     this.lagGauge.set({ topic, partition: String(partition) }, lag);
