@@ -73,6 +73,11 @@ describe('loopguard console', () => {
     await expect.poll(() => page.locator('#feed .item.block').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await page.locator('#feed .item.suppress').count()).toBeGreaterThan(0);
     expect(await page.locator('#feed .item.block q').first().innerText()).toContain('read');
+    // what the block saw: its evidence (the calls that make up its count, and since when)
+    const evidence = await page.locator('#feed .item.block .evidence').first().innerText();
+    const shown = (block!.evidence as { toolCallIds: string[] }).toolCallIds;
+    expect(evidence).toMatch(/since \d\d:\d\d:\d\d/);
+    expect(evidence).toContain(`toolCallIds ${shown[0]!}`);
     await waitFor('every decision counted', async () => Number(await page.locator('.total.block .n').innerText()) === expected.filter((d) => d.decision === 'block').length);
     expect(Number(await page.locator('.total.suppress .n').innerText())).toBe(expected.filter((d) => d.decision === 'suppress').length);
     // Time left by stream time: against the newest decision, whenever the page is looked at.

@@ -33,11 +33,13 @@ const shadowBadge = (shadow) => (shadow ? el('span', { class: 'badge shadow', ti
 
 function evidenceLine(ev) {
   if (!ev) return null;
-  const parts = Object.entries(ev).map(([k, v]) => {
-    if (k === 'since' && typeof v === 'number') return `since ${clock(v)}`;
-    if (Array.isArray(v)) return `${k} ${v.length > 6 ? `${v.slice(0, 6).join(', ')} … (${v.length})` : v.join(', ')}`;
-    return `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`;
-  });
+  const parts = Object.entries(ev)
+    .filter(([, v]) => v !== null && v !== undefined)
+    .map(([k, v]) => {
+      if (k === 'since' && typeof v === 'number') return `since ${clock(v)}`;
+      if (Array.isArray(v)) return `${k} ${v.length > 6 ? `${v.slice(0, 6).join(', ')} … (${v.length})` : v.join(', ')}`;
+      return `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`;
+    });
   return el('div', { class: 'evidence' }, el('span', { class: 'label' }, 'evidence'), ' ', parts.join(' · '));
 }
 
