@@ -24,16 +24,18 @@ Measures every figure of issue 11 against its baseline in the same run and print
 
   replay   loopguard replay of the 200k standard stream, raw and pre-hashed, vs read +
            JSON.parse only with replay's reader (wall time incl. process start); replay's
-           max RSS on the raw stream, and at 100k, 200k, 500k and 1M events (flatness)
+           max RSS on the raw stream, and at 100k, 200k, 500k and 1M events (flatness), with
+           runs scaled and with 2,000 runs of more calls
   startup  replay of a one-line file vs bare \`node -e 0\` (10 of each, interleaved)
-  memory   heap per active run with 100k live runs (in-memory driver, after GC)
+  memory   heap per active run: 100k live runs of 2 calls, 20k of 30 (history full)
   kafka    bench/runtime.mjs: loopguard run at-least-once and exactly-once vs a same-client
-           pass-through (throughput, p99 at 1,000 events/s), restore of 100k keys; uses
+           pass-through (throughput, p99 at 1,000 events/s), restore of 100k keys (~6 min); uses
            KAFKA_BROKERS + SCHEMA_REGISTRY_URL, or starts (and then stops) scripts/stack.mjs
            in LOOPGUARD_STACK_DIR (default .stack; needs java and mvn)
 
-Input streams are generated into bench/data/ when missing (the 1M-event raw stream is ~2.7 GB;
-with too little disk the flatness series uses 100-byte args and results, and says so).
+Input streams are generated into bench/data/ when missing: ~9 GB in all, each 1M-event raw
+stream ~2.7 GB; with too little disk the flatness series uses 100-byte args and results, and
+says so. A full run takes about 20 minutes on 2 cores.
 
 options:
   --rounds N      rounds of each interleaved series; figures are medians (default 3; 1 with --quick)
