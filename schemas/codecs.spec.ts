@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import type avro from 'avsc';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../processors/kernel/process.js';
 import { buildTopology } from '../topology/build.js';
@@ -10,6 +12,8 @@ import { avroSchemaOf, CHANNEL_EVENT_CONTRACT, DECISION_CONTRACT, TOOL_EVENT_CON
 import { DERIVED_SCHEMAS, schemaText } from './write.js';
 
 const roundTrip = <T>(codec: ValueCodec<T>, value: T): T => codec.fromAvro(codec.type.fromBuffer(codec.type.toBuffer(codec.toAvro(value))));
+
+const avsc = createRequire(import.meta.url)('avsc') as typeof avro;
 
 const json = fc.jsonValue().filter((v) => v !== null);
 
@@ -47,6 +51,16 @@ describe('event codecs', () => {
       driver.pipe({ type: 'tool_outcome', ts: i, runId: 'r', toolName: 'read', args: { p: 1 }, result: 'same' });
       for (const d of r.ok ? r.decisions : []) expect(roundTrip(decisionCodec, d as Record<string, unknown>)).toEqual(d);
     }
+  });
+  it('carry a human_message and a hop-limited bot message unchanged, and give readers of the first schema a bot_message they know', () => {
+    const human = { type: 'human_message', ts: 7, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: 'U1', eventId: 'h' };
+    expect(roundTrip(channelEventCodec, human)).toEqual(human);
+    const hop = { type: 'bot_message', ts: 5, channel: 'matrix', accountId: '@a', conversationId: '!r', senderId: '@b', receiverId: '@a', hopLimit: 0 };
+    expect(roundTrip(channelEventCodec, hop)).toEqual(hop);
+    const v1 = avsc.Type.forSchema(JSON.parse(readFileSync('schemas/history/channel-event.v1.avsc', 'utf8')) as avro.Schema);
+    const bytes = channelEventCodec.type.toBuffer(channelEventCodec.toAvro(human));
+    const asOld = v1.fromBuffer(bytes, v1.createResolver(channelEventCodec.type)) as Record<string, unknown>;
+    expect({ ...asOld }).toEqual({ type: 'bot_message', ts: 7, eventId: 'h', channel: 'slack', accountId: 'T', conversationId: 'C', senderId: 'U1', receiverId: '' });
   });
   it('reject a value of the wrong shape when encoding', () => {
     expect(() => channelEventCodec.type.toBuffer(channelEventCodec.toAvro({ type: 'bot_message', ts: 'x' }))).toThrow();

@@ -6,7 +6,7 @@ import type { BotDecision } from '../processors/botLoop/react.js';
 import { fieldOf, isRecord, type Field, type SourcePosition } from '../processors/kernel/contract.js';
 import type { RunAbort, ToolDecision } from '../processors/toolLoop/react.js';
 import { lazyType, type ValueCodec } from './avro.js';
-import { avroSchemaOf, CHANNEL_EVENT_CONTRACT, DECISION_CONTRACT, mergedFields, TOOL_EVENT_CONTRACT, type TopicContract } from './contract.js';
+import { allDecls, avroSchemaOf, CHANNEL_EVENT_CONTRACT, DECISION_CONTRACT, EVENT_TYPE_FIELD, mergedFields, TOOL_EVENT_CONTRACT, type TopicContract } from './contract.js';
 
 export type { ValueCodec };
 
@@ -67,8 +67,11 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
   const schema = avroSchemaOf(contract);
   const envelope = Object.entries(contract.envelope ?? {}).map(([name, spec]) => ({ name, field: fieldOf(spec) }));
   const fields = [...envelope, ...mergedFields(contract)];
-  const byType = new Map(contract.decls.map((d) => [d.type, [...envelope.map((e) => e.name), ...Object.keys(d.fields)]]));
+  const byType = new Map(allDecls(contract).map((d) => [d.type, [...envelope.map((e) => e.name), ...Object.keys(d.fields)]]));
   const fieldByName = new Map(fields.map((x) => [x.name, x.field]));
+  const later = new Set((contract.later ?? []).map((d) => d.type));
+  const baseType = contract.decls[0]!.type;
+  const required = fields.filter((x) => !('required' in x) || x.required);
   const type = lazyType(schema);
   return {
     name: contract.name,
@@ -79,12 +82,19 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
     toAvro(value) {
       const out: Obj = { type: value.type };
       for (const { name, field } of fields) out[name] = toWire(field, Object.hasOwn(value, name) ? value[name] : undefined);
+      if (later.size === 0) return out;
+      out[EVENT_TYPE_FIELD] = null;
+      if (!later.has(value.type as string)) return out;
+      out.type = baseType;
+      out[EVENT_TYPE_FIELD] = value.type;
+      for (const { name, field } of required) if (out[name] === null) out[name] = zeroOf(field);
       return out;
     },
     fromAvro(record) {
       const r = record as Obj;
       const out: Obj = {};
-      for (const name of byType.get(r.type as string) ?? []) {
+      const t = (typeof r[EVENT_TYPE_FIELD] === 'string' ? r[EVENT_TYPE_FIELD] : r.type) as string;
+      for (const name of byType.get(t) ?? []) {
         const v = r[name];
         if (v === null || v === undefined) {
           if (keepNulls) out[name] = null;
@@ -92,9 +102,16 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
         }
         out[name] = fromWire(fieldByName.get(name)!, v);
       }
-      return { type: r.type, ...out };
+      return { type: t, ...out };
     },
   };
+}
+
+/** What a later type writes for a required field it does not have. */
+function zeroOf(field: Field): unknown {
+  if (field.kind === 'long' || field.kind === 'int') return 0;
+  if (field.kind === 'boolean') return false;
+  return '';
 }
 
 export const toolEventCodec = topicCodec(TOOL_EVENT_CONTRACT, false);

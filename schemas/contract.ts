@@ -4,7 +4,7 @@
 // other field is a nullable union defaulting to null, so old and new readers and writers stay
 // compatible as optional fields come and go.
 import type avro from 'avsc';
-import { BOT_MESSAGE } from '../processors/botLoop/events.js';
+import { BOT_MESSAGE, HUMAN_MESSAGE } from '../processors/botLoop/events.js';
 import { BOT_DECISION } from '../processors/botLoop/react.js';
 import { declare, f, fieldOf, isOptional, type Field, type Fields, type TypeDecl } from '../processors/kernel/contract.js';
 import { TOOL_EVENTS } from '../processors/toolLoop/events.js';
@@ -16,6 +16,13 @@ export interface TopicContract {
   /** The Avro enum `type` is written with. */
   readonly typeEnum: string;
   readonly decls: readonly TypeDecl[];
+  /**
+   * Types added after the topic's first schema. The Avro enum `type` cannot gain a symbol
+   * without breaking readers of an earlier schema (FULL_TRANSITIVE), so these are written with
+   * the first type's symbol and `eventType` naming them; a field every type of `decls` requires
+   * stays required, and a later type that lacks it writes its zero value ('' or 0).
+   */
+  readonly later?: readonly TypeDecl[];
   /** Fields every record has ahead of `type`, set by the topology rather than a processor. */
   readonly envelope?: Fields;
 }
@@ -36,7 +43,8 @@ export const CHANNEL_EVENT_CONTRACT: TopicContract = {
   name: 'ChannelEvent',
   typeEnum: 'ChannelEventType',
   decls: [BOT_MESSAGE],
-  doc: 'An inbound message written by another bot (docs/behaviour.md §1, §3.1). Kafka key: the pair key; partitioned by conversation.',
+  later: [HUMAN_MESSAGE],
+  doc: 'An inbound message in a conversation, written by another bot or by a person (docs/behaviour.md §1, §3.1, §4.6). Kafka key: the pair key, or the conversation for human_message; partitioned by conversation.',
 };
 export const DECISION_CONTRACT: TopicContract = {
   name: 'Decision',
@@ -45,6 +53,11 @@ export const DECISION_CONTRACT: TopicContract = {
   envelope: DECISION_ENVELOPE.fields,
   doc: 'One decision on the control topic (docs/behaviour.md §1). Fields that do not apply to a type are null.',
 };
+
+export const allDecls = (contract: TopicContract): readonly TypeDecl[] => [...contract.decls, ...(contract.later ?? [])];
+
+/** Carries the real type of a `later` type (see TopicContract.later). */
+export const EVENT_TYPE_FIELD = 'eventType';
 
 export interface MergedField {
   readonly name: string;
@@ -57,7 +70,7 @@ export interface MergedField {
 export function mergedFields(contract: TopicContract): MergedField[] {
   const order: string[] = [];
   const fields = new Map<string, Field>();
-  for (const decl of contract.decls) {
+  for (const decl of allDecls(contract)) {
     for (const [name, spec] of Object.entries(decl.fields)) {
       const field = fieldOf(spec);
       const first = fields.get(name);
@@ -131,5 +144,22 @@ export function avroSchemaOf(contract: TopicContract): avro.schema.RecordType {
   const envelope = Object.entries(contract.envelope ?? {}).map(([name, spec]) => avroField(name, fieldOf(spec), true));
   const typeField = { name: 'type', type: { type: 'enum', name: contract.typeEnum, symbols: contract.decls.map((d) => d.type) } } as avro.schema.RecordType['fields'][number];
   const fields = mergedFields(contract).map((m) => avroField(m.name, m.field, m.required));
-  return { type: 'record', name: contract.name, namespace: 'dev.loopguard', doc: contract.doc, fields: [...envelope, typeField, ...fields] };
+  const later =
+    (contract.later ?? []).length > 0
+      ? [
+          {
+            name: EVENT_TYPE_FIELD,
+            type: ['null', 'string'],
+            default: null,
+            doc: `Set for types added later (${contract.later!.map((d) => d.type).join(', ')}): the real type; \`type\` then says ${contract.decls[0]!.type}.`,
+          },
+        ]
+      : [];
+  return {
+    type: 'record',
+    name: contract.name,
+    namespace: 'dev.loopguard',
+    doc: contract.doc,
+    fields: [...envelope, typeField, ...fields, ...(later as avro.schema.RecordType['fields'])],
+  };
 }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { channelEventCodec } from '../schemas/codecs.js';
 import { conversationKeyOf, pairKeyOf, type BotMessage } from '../processors/botLoop/events.js';
+import type { Reason } from '../processors/botLoop/state.js';
 import { fromDiscord, fromFeishu, fromGoogleChat, fromMatrix, fromSlack, fromTelegram, type AdapterResult } from '../processors/botLoop/adapters/index.js';
 import type { MatrixContext, ReceiverContext, SlackContext } from '../processors/botLoop/adapters/index.js';
 import { unreachable } from '../topology/errors.js';
@@ -11,7 +12,7 @@ import { Connection, type ClientOptions } from './connection.js';
 
 export interface InboundVerdict {
   readonly deliver: boolean;
-  readonly reason: 'not_a_bot_message' | 'pair_budget' | 'conversation_budget' | null;
+  readonly reason: 'not_a_bot_message' | Reason | null;
   readonly cooldownUntil: number | null;
   readonly answeredBy: 'adapter' | 'local-cooldown' | 'loopguard' | 'fail-open' | 'fail-closed';
 }

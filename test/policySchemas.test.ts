@@ -4,13 +4,13 @@
 import { readFileSync } from 'node:fs';
 import avro from 'avsc';
 import { describe, expect, it } from 'vitest';
-import { decisionCodec, toolEventCodec, toolLoopStateCodec, type ValueCodec } from '../schemas/codecs.js';
+import { channelEventCodec, decisionCodec, toolEventCodec, toolLoopStateCodec, type ValueCodec } from '../schemas/codecs.js';
 import { COMPATIBILITY } from '../schemas/registry.js';
 import { session, world } from './helpers/harness.js';
 
 /** A codec of the previous version: the shipped schema, the current value mapping. */
-function previous<T>(codec: ValueCodec<T>, file: string): ValueCodec<T> {
-  const schema = JSON.parse(readFileSync(`schemas/history/${file}.v1.avsc`, 'utf8')) as avro.Schema;
+function previous<T>(codec: ValueCodec<T>, file: string, version = 'v1'): ValueCodec<T> {
+  const schema = JSON.parse(readFileSync(`schemas/history/${file}.${version}.avsc`, 'utf8')) as avro.Schema;
   return { ...codec, schema, type: avro.Type.forSchema(schema) } as ValueCodec<T>;
 }
 
@@ -34,7 +34,22 @@ describe('tool policy schemas over the previous ones', () => {
 
     const verdicts = w.config.topics.verdicts;
     await catalog.register(verdicts, previous(decisionCodec, 'decision'), COMPATIBILITY.FULL_TRANSITIVE);
+    await catalog.register(verdicts, previous(decisionCodec, 'decision', 'v2'), COMPATIBILITY.FULL_TRANSITIVE);
     await expect(catalog.register(verdicts, decisionCodec, COMPATIBILITY.FULL_TRANSITIVE)).resolves.toBeGreaterThan(0);
+  });
+  it('registers channel events FULL_TRANSITIVE after their previous version: human_message travels as a later type both versions read', async () => {
+    const w = world('policy-channel');
+    const { catalog } = session(w);
+    const channel = w.config.topics.channelEvents;
+    const oldChannel = previous(channelEventCodec, 'channel-event');
+    await catalog.register(channel, oldChannel, COMPATIBILITY.FULL_TRANSITIVE);
+    const bot = { type: 'bot_message', ts: 1, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: 'A', receiverId: 'B' };
+    const oldBytes = catalog.encode(channel, oldChannel, bot);
+    await catalog.register(channel, channelEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
+    const human = { type: 'human_message', ts: 2, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: 'U' };
+    const newBytes = catalog.encode(channel, channelEventCodec, human);
+    expect(await catalog.decode(oldBytes, channelEventCodec)).toEqual(bot);
+    expect(await catalog.decode(newBytes, channelEventCodec)).toEqual(human);
   });
   it('registers the tool-loop changelog schema BACKWARD after its previous version', async () => {
     const w = world('policy-state');

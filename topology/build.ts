@@ -1,5 +1,5 @@
 // buildTopology(config): the two processors, their input topics, stores and changelogs.
-import { botLoopProcess, BOT_LOOP, pairKeyOf, parseBotMessage, type BotMessage } from '../processors/botLoop/index.js';
+import { botLoopProcess, BOT_LOOP, CHANNEL_EVENT_TYPES, channelMessageKeyOf, parseChannelEvent, type ChannelEvent } from '../processors/botLoop/index.js';
 import { parseToolEvent, runKeyOf, toolLoopProcess, TOOL_EVENT_TYPES, TOOL_LOOP, type ToolEvent } from '../processors/toolLoop/index.js';
 import { botLoopStateCodec, channelEventCodec, decisionCodec, toolEventCodec, toolLoopStateCodec } from '../schemas/codecs.js';
 import type { LoopguardConfig } from './config.js';
@@ -22,16 +22,16 @@ export function toolLoopNode(config: LoopguardConfig): ProcessorNode<ToolEvent> 
   };
 }
 
-export function botLoopNode(config: LoopguardConfig): ProcessorNode<BotMessage> {
+export function botLoopNode(config: LoopguardConfig): ProcessorNode<ChannelEvent> {
   const store = 'bot-loop-conversations';
   return {
     name: BOT_LOOP,
     process: botLoopProcess(config.botLoop),
     inputTopic: config.topics.channelEvents,
-    eventTypes: ['bot_message'],
-    parse: parseBotMessage,
-    eventIdOf: (e: BotMessage) => e.eventId,
-    messageKeyOf: (e: BotMessage) => pairKeyOf(e),
+    eventTypes: CHANNEL_EVENT_TYPES,
+    parse: parseChannelEvent,
+    eventIdOf: (e: ChannelEvent) => e.eventId,
+    messageKeyOf: channelMessageKeyOf,
     store: { name: store, changelogTopic: changelog(config.topics, store) },
     codecs: { input: channelEventCodec, state: botLoopStateCodec, output: decisionCodec },
   };

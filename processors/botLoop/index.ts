@@ -4,14 +4,16 @@
 import type { Process } from '../kernel/process.js';
 import { BOT_LOOP_DEFAULTS, defaultBotLoopConfig, type BotLoopBlock, type BotLoopConfig } from './config.js';
 import { decideMessage, type BotVerdict } from './decide.js';
-import { conversationKeyOf, type BotMessage } from './events.js';
+import { conversationKeyOf, type ChannelEvent } from './events.js';
 import { evolveConversation, isConversationIdle } from './evolve.js';
 import { reactMessage, type BotDecision } from './react.js';
 import { CONVERSATION_WINDOW_MS, initialConversationState, type ConversationState } from './state.js';
 
 export const BOT_LOOP = 'bot-loop';
 
-export type BotLoopProcess = Process<ConversationState, BotMessage, BotVerdict, BotDecision>;
+export type BotLoopProcess = Process<ConversationState, ChannelEvent, BotVerdict, BotDecision>;
+
+const IGNORED: BotVerdict = { answer: { decision: 'deliver' }, dropped: [] };
 
 /** The longest window and retention any layer configures: idle sweeps wait at least that long. */
 function longestHorizon(config: BotLoopConfig): { windowMs: number; retentionMs: number } {
@@ -28,9 +30,10 @@ export function botLoopProcess(config: BotLoopConfig = defaultBotLoopConfig): Bo
     name: BOT_LOOP,
     initialState: initialConversationState,
     keyOf: conversationKeyOf,
-    decide: (state, event) => decideMessage(state, event, config),
+    decide: (state, event) => (event.type === 'bot_message' ? decideMessage(state, event, config) : IGNORED),
     evolve: (state, _event, verdict) => evolveConversation(state, verdict),
-    react: reactMessage,
+    // A human_message gets no decision (§4.6).
+    react: (event, verdict) => (event.type === 'bot_message' ? reactMessage(event, verdict) : []),
     drops: (_state, _event, verdict) => verdict.dropped,
     isEmpty: (s) => s.pairs.size === 0 && s.receivers.size === 0,
     isExpired: (s, streamTime) => isConversationIdle(s, streamTime, horizon),

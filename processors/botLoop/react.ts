@@ -1,5 +1,6 @@
 // One `bot_decision` for every `bot_message` (docs/behaviour.md §1); its fields are declared once, here.
 import { declare, f, type Record_ } from '../kernel/contract.js';
+import { EVIDENCE } from '../kernel/evidence.js';
 import type { BotVerdict } from './decide.js';
 import { pairKeyOf, type BotMessage } from './events.js';
 import { REASONS } from './state.js';
@@ -16,6 +17,9 @@ export const BOT_DECISION = declare('bot_decision', {
   decision: f.choice(['deliver', 'suppress'], 'deliver / suppress.'),
   cooldownUntil: f.optional(f.long('With suppress: when the cooldown ends, epoch ms.')),
   reason: f.optional(f.choice(Object.values(REASONS))),
+  shadow: f.optional(f.boolean('Decided in shadow mode: obey it as allow / deliver, report what it would have done.')),
+  evidence: f.optional(EVIDENCE),
+  replyHopLimit: f.optional(f.count('With a hop limit configured: the hopLimit to stamp on the bot reply to this message.')),
 });
 
 export type BotDecision = { readonly type: 'bot_decision' } & Record_<typeof BOT_DECISION.fields>;
@@ -38,6 +42,9 @@ export function reactMessage(e: BotMessage, verdict: BotVerdict): readonly BotDe
       decision: a.decision,
       cooldownUntil: suppress ? a.cooldownUntil : null,
       reason: suppress ? a.reason : null,
+      shadow: null,
+      evidence: null,
+      replyHopLimit: null,
     },
   ];
 }

@@ -3,7 +3,7 @@
 // (docs/behaviour.md §1 "Limits"). Maps, not objects: ids come from events and may be any
 // string, `__proto__` included.
 
-export const REASONS = { pairBudget: 'pair_budget', conversationBudget: 'conversation_budget' } as const;
+export const REASONS = { pairBudget: 'pair_budget', conversationBudget: 'conversation_budget', slowLoop: 'slow_loop', hopLimit: 'hop_limit' } as const;
 export type Reason = (typeof REASONS)[keyof typeof REASONS];
 
 export interface Cooldown {
