@@ -95,14 +95,18 @@ describe('loopguard demo', () => {
       'ping_pong, count 10',
       'ABORT RUN',
       'compaction_loop_persisted',
-      'SUPPRESS   pair_budget',
-      'calls 1–26         process                  ALLOW',
+      'SUPPRESS        pair_budget',
+      'calls 1–26         process                              ALLOW',
+      'ABORT RUN       block_escalation, count 5',
+      'WOULD BLOCK     generic_repeat, count 20',
     ])
       expect(r.stdout).toContain(s);
   });
   it('prints its decisions as JSON lines with --json', () => {
     const ds = jsonLines(lg(['demo', '--json']).stdout);
-    expect(ds.filter((d) => d.type === 'run_abort')).toHaveLength(1);
+    expect(ds.filter((d) => d.type === 'run_abort').map((d) => d.detector)).toEqual(['compaction_loop_persisted', 'block_escalation']);
+    expect(ds.filter((d) => d.shadow === true).every((d) => d.key === 'run-canary-reader')).toBe(true);
+    expect(ds.filter((d) => d.key === 'run-canary-reader' && d.decision === 'block')).toHaveLength(2);
     expect(ds.filter((d) => d.decision === 'suppress').length).toBeGreaterThan(0);
     expect(ds.filter((d) => d.conversationId === 'C0TEAM').every((d) => d.decision === 'deliver')).toBe(true);
   });

@@ -9,11 +9,25 @@ import { InMemoryDriver } from '../../topology/testing/driver.js';
 import { demoConfig, demoScenarios } from '../demo/traffic.js';
 import type { Context } from '../context.js';
 
-const VERDICT_WIDTH = 10;
+const VERDICT_WIDTH = 15;
 
 type Row = DecisionSummary & { readonly n: number };
 
 const row = (d: Decision, n: number): Row => ({ ...summarise(d), n });
+
+/** A person writing gets no decision; the story still shows it, since it ends bot cooldowns. */
+const humanRow = (e: Record<string, unknown>, n: number): Row => ({
+  unit: 'msg',
+  verdict: 'person',
+  subject: String(e.senderId),
+  detail: 'writes in the conversation (no decision)',
+  count: null,
+  notify: false,
+  message: '',
+  shadow: false,
+  evidence: '',
+  n,
+});
 
 /** Collapses runs of the same verdict ("calls 1–10 allow") so the story stays readable. */
 function collapse(rows: Row[]): string[] {
@@ -27,9 +41,9 @@ function collapse(rows: Row[]): string[] {
     const where = first.unit === 'outcome' ? 'after the outcome' : j > i ? `${first.unit}s ${first.n}–${last.n}` : `${first.unit} ${first.n}`;
     const subjects = new Set(rows.slice(i, j + 1).map((r) => r.subject));
     const count = first.count === null ? '' : first.count !== last.count ? `count ${first.count}–${last.count}` : `count ${first.count}`;
-    const quiet = first.verdict !== 'warn' ? '' : !first.notify ? ' (already notified)' : j > i ? ' (the model is told at the first; the rest stay quiet)' : '';
+    const quiet = first.shadow ? '' : first.verdict !== 'warn' ? '' : !first.notify ? ' (already notified)' : j > i ? ' (the model is told at the first; the rest stay quiet)' : '';
     out.push(
-      `  ${where.padEnd(18)} ${[...subjects].join(' / ').padEnd(24)} ${first.verdict.toUpperCase().padEnd(VERDICT_WIDTH)} ${[first.detail, count].filter(Boolean).join(', ')}${quiet}`,
+      `  ${where.padEnd(18)} ${[...subjects].join(' / ').padEnd(36)} ${first.verdict.toUpperCase().padEnd(VERDICT_WIDTH)} ${[first.detail, count].filter(Boolean).join(', ')}${quiet}`,
     );
     if (first.notify && first.message) out.push(`  ${''.padEnd(18)} “${first.message}”`);
     i = j + 1;
@@ -49,6 +63,7 @@ export function demoReport(): { text: string; decisions: Decision[] } {
     for (const e of s.events) {
       const r = driver.pipe(e);
       if (!r.ok) throw new Error(`demo traffic is invalid: ${r.reason}`);
+      if (e.type === 'human_message') rows.push(humanRow(e, msgs));
       for (const d of r.decisions) {
         all.push(d);
         const n = d.type === 'bot_decision' ? ++msgs : d.type === 'tool_decision' ? ++calls : calls;
@@ -68,7 +83,7 @@ export function registerDemo(program: Command, _ctx: Context): void {
   program
     .command('demo')
     .description(
-      'Run bundled example traffic (stuck agent, progressing poll, ping-pong, compaction loop, bot storm, normal bot exchange) and show what loopguard decides and why. No services needed.',
+      'Run bundled example traffic (stuck agent, progressing poll, ping-pong, compaction loop, escalation, an agent in shadow mode, bot storm, normal bot exchange, slow bot loop ended by a person) through the starter config and show what loopguard decides and why. No services needed.',
     )
     .option('--json', 'print the decisions as JSON lines instead of the table', false)
     .option('--events', "print the demo's events as JSON lines instead (input for `produce` or `replay`)", false)

@@ -7,10 +7,10 @@ export interface Scenario {
   readonly events: readonly Record<string, unknown>[];
 }
 
-function run(runId: string, start: number) {
+function run(runId: string, start: number, agentId = 'main') {
   let ts = start;
   let n = 0;
-  const base = { sessionKey: `agent:main:${runId}`, runId, agentId: 'main' };
+  const base = { sessionKey: `agent:${agentId}:${runId}`, runId, agentId };
   return {
     call: (toolName: string, args: unknown) => ({ type: 'tool_call', ts: (ts += 900), ...base, toolCallId: `${runId}-${++n}`, toolName, args }),
     outcome: (toolName: string, args: unknown, result: unknown) => ({ type: 'tool_outcome', ts: (ts += 600), ...base, toolCallId: `${runId}-${n}`, toolName, args, result }),
@@ -63,6 +63,45 @@ function compactionLoop(): Scenario {
   return { title: 'A loop that survives context compaction', events };
 }
 
+// The model keeps retrying a call that is blocked; the starter config ends the run at the
+// fifth block (loopguard.toolPolicy.escalation).
+function escalation(): Scenario {
+  const r = run('run-stubborn', T0 + 4);
+  const args = { url: 'https://status.example.com/api/deploys/981' };
+  const pending = { details: { status: 200, body: '{"state":"pending"}' } };
+  const blocked = { details: { status: 'blocked', deniedReason: 'tool-loop' } };
+  const events = [];
+  for (let i = 0; i < 20; i++) events.push(r.call('web_fetch', args), r.outcome('web_fetch', args, pending));
+  for (let i = 0; i < 5; i++) events.push(r.call('web_fetch', args), r.outcome('web_fetch', args, blocked));
+  events.push(r.call('web_fetch', args));
+  return { title: 'A model that keeps retrying a blocked call (escalation ends the run)', events };
+}
+
+// The same stuck reader as above, from an agent the starter config runs in shadow mode: every
+// decision is made and published, marked shadow, and the runner goes on as if allowed.
+function shadowReader(): Scenario {
+  const r = run('run-canary-reader', T0 + 5, 'canary');
+  const args = { path: 'src/config.ts' };
+  const events = [];
+  for (let i = 0; i < 22; i++) events.push(r.call('read', args), r.outcome('read', args, text('export const retries = 3;')));
+  return { title: 'The stuck reader again, from an agent in shadow mode (decided, reported, not enforced)', events: [...events, r.end()] };
+}
+
+// A Matrix bot answered by another every two minutes (as the deploy bot's account sees it): far
+// under the pair budget, but the starter's slow-loop budget (60 bot messages in 3 h with no
+// person writing) stops it, and a person writing in the room ends the cooldown. It runs in the
+// two hours before the other scenes, so at the demo's newest event only the storm's cooldown runs.
+function slowLoop(): Scenario {
+  const room = { channel: 'matrix', accountId: '@deploy:acme.org', conversationId: '!ops:acme.org' };
+  const at = (i: number) => T0 - 140 * 60_000 + i * 120_000;
+  const events: Record<string, unknown>[] = [];
+  const msg = (i: number) => ({ type: 'bot_message', ts: at(i), ...room, senderId: '@triage:acme.org', receiverId: '@deploy:acme.org', eventId: `$slow-${i}` });
+  for (let i = 0; i < 63; i++) events.push(msg(i));
+  events.push({ type: 'human_message', ts: at(63), ...room, senderId: '@alice:acme.org', eventId: '$alice-1' });
+  for (let i = 64; i < 66; i++) events.push(msg(i));
+  return { title: 'A slow loop between two bots, ended by a person', events };
+}
+
 function bot(ts: number, senderId: string, receiverId: string, i: number, conversationId: string) {
   return { type: 'bot_message', ts, channel: 'slack', accountId: 'T0ACME', conversationId, senderId, receiverId, eventId: `${conversationId}-${i}` };
 }
@@ -81,7 +120,24 @@ function botExchange(): Scenario {
   return { title: 'A short, legitimate exchange between two bots', events };
 }
 
-export const demoScenarios = (): Scenario[] => [stuckReader(), progressingPoll(), pingPong(), compactionLoop(), botStorm(), botExchange()];
+export const demoScenarios = (): Scenario[] => [
+  stuckReader(),
+  progressingPoll(),
+  pingPong(),
+  compactionLoop(),
+  escalation(),
+  shadowReader(),
+  botStorm(),
+  botExchange(),
+  slowLoop(),
+];
 
-/** Detection on, the way the gateway docs recommend for smaller models. */
-export const demoConfig = { tools: { loopDetection: { enabled: true } } };
+/** examples/config/starter.json5, which `start` runs with no config: the demo shows what it does. */
+export const demoConfig = {
+  tools: { loopDetection: { enabled: true } },
+  channels: { defaults: { botLoopProtection: { enabled: true } } },
+  loopguard: {
+    toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } },
+    botPolicy: { slowLoop: {}, humanReset: true },
+  },
+};

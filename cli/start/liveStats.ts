@@ -1,6 +1,6 @@
 // What `start` shows about the processor it runs: the processor's own telemetry, counted in
 // process (and passed on to the Prometheus metrics unchanged).
-import type { Telemetry } from '../../topology/runtime/telemetry.js';
+import type { DecisionLabels, Telemetry } from '../../topology/runtime/telemetry.js';
 
 export interface GuardStatus {
   readonly ready: boolean;
@@ -27,10 +27,11 @@ export class LiveStats implements Telemetry {
     this.events++;
     this.inner.event(type);
   }
-  decision(type: string, decision: string, detector: string | null): void {
-    const verdict = decision === 'run_abort' ? 'abort' : decision;
+  decision(labels: DecisionLabels): void {
+    const acted = labels.decision === 'run_abort' ? 'abort' : labels.decision;
+    const verdict = labels.shadow && acted !== 'allow' && acted !== 'deliver' ? `would ${acted}` : acted;
     this.decisions[verdict] = (this.decisions[verdict] ?? 0) + 1;
-    this.inner.decision(type, decision, detector);
+    this.inner.decision(labels);
   }
   deadLetter(reason: string): void {
     this.inner.deadLetter(reason);
@@ -76,7 +77,7 @@ export class LiveStats implements Telemetry {
   }
 }
 
-const ORDER = ['allow', 'warn', 'block', 'abort', 'deliver', 'suppress'];
+const ORDER = ['allow', 'warn', 'block', 'abort', 'deliver', 'suppress', 'would warn', 'would block', 'would abort', 'would suppress'];
 
 export function formatStatus(s: GuardStatus): string {
   const decisions =

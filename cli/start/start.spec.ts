@@ -23,14 +23,15 @@ describe('LiveStats', () => {
     const s = new LiveStats(NO_TELEMETRY);
     s.sample(1000);
     for (let i = 0; i < 30; i++) s.event('tool_call');
-    s.decision('tool_decision', 'block', 'generic_repeat');
-    s.decision('run_abort', 'run_abort', 'compaction_loop_persisted');
+    s.decision({ type: 'tool_decision', decision: 'block', why: 'generic_repeat', shadow: false });
+    s.decision({ type: 'run_abort', decision: 'run_abort', why: 'compaction_loop_persisted', shadow: false });
+    s.decision({ type: 'tool_decision', decision: 'block', why: 'generic_repeat', shadow: true });
     s.lag('in', 0, 3);
     s.lag('in', 1, 4);
     s.lag('in', 0, 1);
     s.setReady(true);
-    expect(s.sample(3000)).toEqual({ ready: true, events: 30, eventsPerSecond: 15, decisions: { block: 1, abort: 1 }, lag: 5 });
-    expect(formatStatus(s.status())).toBe('● ready  15.0 events/s  1 block · 1 abort  lag 5');
+    expect(s.sample(3000)).toEqual({ ready: true, events: 30, eventsPerSecond: 15, decisions: { block: 1, abort: 1, 'would block': 1 }, lag: 5 });
+    expect(formatStatus(s.status())).toBe('● ready  15.0 events/s  1 block · 1 abort · 1 would block  lag 5');
   });
 });
 
@@ -41,7 +42,7 @@ describe('start --demo traffic', () => {
   it('is tagged as its own runs and conversations and ends now', () => {
     expect(Math.max(...feed.events.map((e) => e.ts as number))).toBe(10_000_000);
     expect(new Set(feed.events.filter((e) => e.runId).map((e) => e.runId))).toEqual(
-      new Set(['run-stuck-reader-abc', 'run-build-poll-abc', 'run-ping-pong-abc', 'run-compaction-abc']),
+      new Set(['run-stuck-reader-abc', 'run-build-poll-abc', 'run-ping-pong-abc', 'run-compaction-abc', 'run-stubborn-abc', 'run-canary-reader-abc']),
     );
     expect(feed.events.filter((e) => e.type === 'bot_message').every((e) => String(e.conversationId).endsWith('-abc') && String(e.eventId).endsWith('-abc'))).toBe(true);
   });
@@ -54,7 +55,7 @@ describe('start --demo traffic', () => {
     expect(decisions).toHaveLength(feed.total);
     const progress = new DemoProgress(feed);
     const printed = [...decisions, decisions[0]!].flatMap((d) => progress.onDecision(d));
-    expect(printed.at(-1)).toMatch(new RegExp(`^demo: all ${feed.total} decisions came back through Kafka \\(1 abort, \\d+ allow, .*\\), as the in-memory run`));
+    expect(printed.at(-1)).toMatch(new RegExp(`^demo: all ${feed.total} decisions came back through Kafka \\(2 abort, \\d+ allow, .*\\), as the in-memory run`));
     expect(printed.filter((l) => l.includes('BLOCK')).length).toBe(decisions.filter((d) => d.type === 'tool_decision' && d.decision === 'block').length);
     expect(printed.some((l) => l.includes('(quiet)'))).toBe(false);
     expect(progress.done).toBe(true);

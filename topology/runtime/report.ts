@@ -4,7 +4,7 @@ import { unreachable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Folded } from './foldRecord.js';
 import type { InRecord } from './port.js';
-import type { Telemetry } from './telemetry.js';
+import { decisionLabels, type Telemetry } from './telemetry.js';
 
 export type FoldedRecords = ReadonlyArray<readonly [InRecord, Folded]>;
 
@@ -22,7 +22,7 @@ export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: L
         break;
       case 'decided':
         telemetry.event(f.eventType);
-        for (const d of f.decisions) telemetry.decision(d.type, d.type === 'run_abort' ? d.type : d.decision, d.type === 'bot_decision' ? null : d.detector);
+        for (const d of f.decisions) telemetry.decision(decisionLabels(d));
         for (const what of f.drops) telemetry.stateDrop(r.topic, what);
         break;
       default:

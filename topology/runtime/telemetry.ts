@@ -3,10 +3,28 @@
 import { createServer, type Server } from 'node:http';
 import client from 'prom-client';
 import type { Logger } from '../logger.js';
+import type { Decision } from '../topology.js';
+
+/** How a decision is counted: its kind, verdict, why, and whether it was made in shadow mode. */
+export interface DecisionLabels {
+  readonly type: Decision['type'];
+  /** allow / warn / block / run_abort / deliver / suppress. */
+  readonly decision: string;
+  /** Tool decisions and run_abort: the detector; bot decisions: the reason. */
+  readonly why: string | null;
+  readonly shadow: boolean;
+}
+
+export function decisionLabels(d: Decision): DecisionLabels {
+  const shadow = d.shadow === true;
+  if (d.type === 'run_abort') return { type: d.type, decision: d.type, why: d.detector, shadow };
+  if (d.type === 'tool_decision') return { type: d.type, decision: d.decision, why: d.detector, shadow };
+  return { type: d.type, decision: d.decision, why: d.reason, shadow };
+}
 
 export interface Telemetry {
   event(type: string): void;
-  decision(type: string, decision: string, detector: string | null): void;
+  decision(labels: DecisionLabels): void;
   deadLetter(reason: string): void;
   /** A bounded collection of a key's state forgot something (docs/behaviour.md §1 "Limits"). */
   stateDrop(topic: string, what: string): void;
@@ -39,8 +57,14 @@ export class PrometheusTelemetry implements Telemetry {
   private readonly events = new client.Counter({ name: 'loopguard_events_total', help: 'Events folded, by event type.', labelNames: ['type'], registers: [this.registry] });
   private readonly decisions = new client.Counter({
     name: 'loopguard_decisions_total',
-    help: 'Decisions published, by type, decision and detector.',
-    labelNames: ['type', 'decision', 'detector'],
+    help: 'Decisions published, by type, decision, detector (tool decisions, run_abort) or reason (bot decisions), and whether made in shadow mode (obeyed as allow / deliver).',
+    labelNames: ['type', 'decision', 'detector', 'reason', 'shadow'],
+    registers: [this.registry],
+  });
+  private readonly escalations = new client.Counter({
+    name: 'loopguard_escalations_total',
+    help: 'Runs ended because the model kept retrying blocked calls (run_abort, block_escalation), by shadow mode.',
+    labelNames: ['shadow'],
     registers: [this.registry],
   });
   private readonly deadLetters = new client.Counter({
@@ -95,8 +119,11 @@ export class PrometheusTelemetry implements Telemetry {
   event(type: string): void {
     this.events.inc({ type });
   }
-  decision(type: string, decision: string, detector: string | null): void {
-    this.decisions.inc({ type, decision, detector: detector ?? 'none' });
+  decision(l: DecisionLabels): void {
+    const bot = l.type === 'bot_decision';
+    const shadow = String(l.shadow);
+    this.decisions.inc({ type: l.type, decision: l.decision, detector: bot ? 'none' : (l.why ?? 'none'), reason: bot ? (l.why ?? 'none') : 'none', shadow });
+    if (l.why === 'block_escalation') this.escalations.inc({ shadow });
   }
   deadLetter(reason: string): void {
     this.deadLetters.inc({ reason });
