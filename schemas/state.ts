@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type avro from 'avsc';
 import { lazyType, type ValueCodec } from './avro.js';
-import type { ConversationState, Cooldown, PairState, ReceiverState } from '../processors/botLoop/state.js';
+import type { BotEvidence, ConversationState, Cooldown, PairState, ReceiverState, SlowLoopState } from '../processors/botLoop/state.js';
 import { idEntries, idsFrom } from '../processors/kernel/idMemory.js';
 import { DETECTORS, MAX_EVENT_IDS, type Aborted, type Evidence, type RunState, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
 
@@ -48,21 +48,33 @@ interface AvroRun {
   warnings: Array<{ key: string; count: number }>;
   eventIds: Array<{ eventType: string; eventId: string; verdict: AvroVerdict | null }>;
 }
+interface AvroCooldown {
+  start: number;
+  until: number;
+  evidence: { since: number; count: number; senders: string[] } | null;
+}
 interface AvroPair {
   pairId: string;
   timestamps: number[];
-  cooldown: Cooldown | null;
+  cooldown: AvroCooldown | null;
   seen: Array<{ id: string; ts: number }>;
   streamTime: number;
 }
 interface AvroReceiver {
   receiverId: string;
   events: Array<{ ts: number; senderId: string }>;
-  cooldown: Cooldown | null;
+  cooldown: AvroCooldown | null;
+}
+interface AvroSlowLoop {
+  lastHuman: number | null;
+  counted: Array<{ ts: number; senderId: string }>;
+  cooldown: AvroCooldown | null;
+  humanIds: Array<{ id: string; ts: number }>;
 }
 interface AvroConversation {
   pairList: AvroPair[];
   receiverList: AvroReceiver[];
+  slowLoop: AvroSlowLoop | null;
 }
 
 function stateCodec<S, A>(name: string, toAvro: (s: S) => A, fromAvro: (a: A) => S): ValueCodec<StoreEntry<S>> {
@@ -183,17 +195,39 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
   }),
 );
 
+const botEvidenceToAvro = (e: BotEvidence | null): AvroCooldown['evidence'] => e && { since: e.since, count: e.count, senders: [...e.senders] };
+const cooldownToAvro = (c: Cooldown | null): AvroCooldown | null => c && { start: c.start, until: c.until, evidence: botEvidenceToAvro(c.evidence) };
+// A cooldown written before §4.5 restores without evidence.
+const cooldownFromAvro = (c: AvroCooldown | null): Cooldown | null =>
+  c && { start: c.start, until: c.until, evidence: c.evidence && { since: c.evidence.since, count: c.evidence.count, senders: [...c.evidence.senders] } };
+
+const slowToAvro = (s: SlowLoopState | null): AvroSlowLoop | null =>
+  s && {
+    lastHuman: s.lastHuman,
+    counted: s.counted.map(([ts, senderId]) => ({ ts, senderId })),
+    cooldown: cooldownToAvro(s.cooldown),
+    humanIds: s.humanIds.map(([id, ts]) => ({ id, ts })),
+  };
+const slowFromAvro = (s: AvroSlowLoop | null): SlowLoopState | null =>
+  s && {
+    lastHuman: s.lastHuman,
+    counted: s.counted.map((e) => [e.ts, e.senderId] as const),
+    cooldown: cooldownFromAvro(s.cooldown),
+    humanIds: s.humanIds.map((x) => [x.id, x.ts] as const),
+  };
+
 export const botLoopStateCodec = stateCodec<ConversationState, AvroConversation>(
   'bot-loop-state',
   (s) => ({
     pairList: [...s.pairs].map(([pairId, p]) => ({
       pairId,
       timestamps: [...p.timestamps],
-      cooldown: p.cooldown,
+      cooldown: cooldownToAvro(p.cooldown),
       seen: p.seen.map(([id, ts]) => ({ id, ts })),
       streamTime: p.streamTime,
     })),
-    receiverList: [...s.receivers].map(([receiverId, r]) => ({ receiverId, events: r.events.map(([ts, senderId]) => ({ ts, senderId })), cooldown: r.cooldown })),
+    receiverList: [...s.receivers].map(([receiverId, r]) => ({ receiverId, events: r.events.map(([ts, senderId]) => ({ ts, senderId })), cooldown: cooldownToAvro(r.cooldown) })),
+    slowLoop: slowToAvro(s.slow),
   }),
   (a) => ({
     pairs: new Map(
@@ -201,7 +235,7 @@ export const botLoopStateCodec = stateCodec<ConversationState, AvroConversation>
         p.pairId,
         {
           timestamps: [...p.timestamps],
-          cooldown: p.cooldown && { start: p.cooldown.start, until: p.cooldown.until },
+          cooldown: cooldownFromAvro(p.cooldown),
           seen: p.seen.map((x) => [x.id, x.ts] as const),
           streamTime: p.streamTime,
         },
@@ -212,9 +246,10 @@ export const botLoopStateCodec = stateCodec<ConversationState, AvroConversation>
         r.receiverId,
         {
           events: r.events.map((e) => [e.ts, e.senderId] as const),
-          cooldown: r.cooldown && { start: r.cooldown.start, until: r.cooldown.until },
+          cooldown: cooldownFromAvro(r.cooldown),
         },
       ]),
     ),
+    slow: slowFromAvro(a.slowLoop),
   }),
 );

@@ -1,10 +1,11 @@
-// The tool policy's schema changes (docs/behaviour.md §4.8) against the real schema registry:
+// The policy schema changes (docs/behaviour.md §4.8) against the real schema registry:
 // each new schema registers over the one loopguard shipped before it, under the compatibility
 // mode its subject uses, and values cross between the two versions.
 import { readFileSync } from 'node:fs';
 import avro from 'avsc';
 import { describe, expect, it } from 'vitest';
-import { channelEventCodec, decisionCodec, toolEventCodec, toolLoopStateCodec, type ValueCodec } from '../schemas/codecs.js';
+import { botLoopStateCodec, channelEventCodec, decisionCodec, toolEventCodec, toolLoopStateCodec, type StoreEntry, type ValueCodec } from '../schemas/codecs.js';
+import type { ConversationState } from '../processors/botLoop/state.js';
 import { COMPATIBILITY } from '../schemas/registry.js';
 import { session, world } from './helpers/harness.js';
 
@@ -57,5 +58,20 @@ describe('tool policy schemas over the previous ones', () => {
     const changelog = `${w.config.topics.changelogPrefix}tool-loop-changelog`;
     await catalog.register(changelog, previous(toolLoopStateCodec, 'tool-loop-state'), COMPATIBILITY.BACKWARD);
     await expect(catalog.register(changelog, toolLoopStateCodec, COMPATIBILITY.BACKWARD)).resolves.toBeGreaterThan(0);
+  });
+  it('registers the bot-loop changelog schema BACKWARD after its previous version, and reads a value written with it', async () => {
+    const w = world('policy-bot-state');
+    const { catalog } = session(w);
+    const changelog = `${w.config.topics.changelogPrefix}bot-loop-conversations-changelog`;
+    const oldState = previous(botLoopStateCodec, 'bot-loop-state');
+    await catalog.register(changelog, oldState, COMPATIBILITY.BACKWARD);
+    const pair = { timestamps: [3], cooldown: { start: 2, until: 60_002, evidence: null }, seen: [['m1', 2] as const], streamTime: 3 };
+    const state: ConversationState = { pairs: new Map([['A\u0000B', pair]]), receivers: new Map(), slow: null };
+    const oldBytes = catalog.encode<StoreEntry<ConversationState>>(changelog, oldState, { offset: 9, state });
+    await expect(catalog.register(changelog, botLoopStateCodec, COMPATIBILITY.BACKWARD)).resolves.toBeGreaterThan(0);
+    expect(await catalog.decode(oldBytes, botLoopStateCodec)).toEqual({ offset: 9, state });
+    const slow = { lastHuman: 5, counted: [[6, 'A'] as const], cooldown: { start: 6, until: 9, evidence: { since: 6, count: 1, senders: ['A'] } }, humanIds: [['h1', 5] as const] };
+    const newer = { offset: 10, state: { ...state, slow } };
+    expect(await catalog.decode(catalog.encode<StoreEntry<ConversationState>>(changelog, botLoopStateCodec, newer), botLoopStateCodec)).toEqual(newer);
   });
 });

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { DEFAULT_RUN_TTL_MS, loopDetectionBlockSchema, type LoopDetectionBlock, type ToolLoopConfig } from '../processors/toolLoop/config.js';
 import { toolPolicySchema, type ToolPolicyBlock } from '../processors/toolLoop/policy.js';
 import { loadBotLoopConfig, type BotLoopConfig } from '../processors/botLoop/config.js';
+import { botPolicySchema } from '../processors/botLoop/policy.js';
 import { isRecord as isObj } from '../processors/kernel/contract.js';
 import { formatIssues } from '../processors/validation.js';
 import { ERROR_CODES, LoopguardError } from './errors.js';
@@ -36,8 +37,7 @@ const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal
 
 export const loopguardBlockSchema = z.strictObject({
   toolPolicy: d(toolPolicySchema.optional(), "loopguard's own tool policy (docs/behaviour.md §4): mode, escalation, transientErrors, tools, agents."),
-  // Accepted as any object until the bot policy (§4.6–§4.7) declares its keys.
-  botPolicy: d(z.record(z.string(), z.unknown()).optional(), "loopguard's own bot policy (docs/behaviour.md §4); not yet validated beyond being an object."),
+  botPolicy: d(botPolicySchema.optional(), "loopguard's own bot policy (docs/behaviour.md §4): mode, slowLoop, humanReset, hopLimit, channels."),
   runTtlSeconds: d(
     z
       .number()
@@ -173,7 +173,7 @@ export function configFrom(raw: unknown, env: Readonly<Record<string, string | u
   const t = settings.topics;
   return {
     toolLoop: loadToolLoop(obj, settings.runTtlSeconds * 1000, settings.toolPolicy),
-    botLoop,
+    botLoop: settings.botPolicy === undefined ? botLoop : { ...botLoop, policy: settings.botPolicy },
     settings,
     topics: { toolEvents: t.toolEvents, channelEvents: t.channelEvents, verdicts: t.verdicts, deadLetter: t.deadLetter, changelogPrefix: t.changelogPrefix },
     brokersConfigured: Boolean(env.KAFKA_BROKERS?.trim()) || (isObj(obj.loopguard) && isObj(obj.loopguard.kafka) && obj.loopguard.kafka.brokers !== undefined),

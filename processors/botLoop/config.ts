@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { isRecord as isObj } from '../kernel/contract.js';
 import { formatIssues } from '../validation.js';
+import type { BotPolicyBlock } from './policy.js';
 
 export const botLoopBlockSchema = z.strictObject({
   enabled: z.boolean().optional(),
@@ -30,6 +31,8 @@ interface ChannelBlocks {
 export interface BotLoopConfig {
   readonly defaults: BotLoopBlock;
   readonly channels: Readonly<Record<string, ChannelBlocks>>;
+  /** `loopguard.botPolicy` (§4); absent: every default, which leaves §3 as it is. */
+  readonly policy?: BotPolicyBlock;
 }
 
 export const defaultBotLoopConfig: BotLoopConfig = { defaults: {}, channels: {} };

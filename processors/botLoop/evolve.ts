@@ -1,13 +1,15 @@
-// Folding a bot message's verdict into its conversation's state: the pair and receiver states
-// worked out by `decide` take their place, within the per-conversation bounds.
+// Folding a channel event's verdict into its conversation's state: the pair, receiver and
+// slow-loop states worked out by `decide` take their place, within the per-conversation bounds.
 import type { BotVerdict } from './decide.js';
-import { CONVERSATION_WINDOW_MS, MAX_PAIRS, type ConversationState, type PairState, type ReceiverState } from './state.js';
+import { CONVERSATION_WINDOW_MS, MAX_PAIRS, type ConversationState, type PairState, type ReceiverState, type SlowLoopState } from './state.js';
 
 export function evolveConversation(state: ConversationState, verdict: BotVerdict): ConversationState {
-  if (verdict.pair === undefined) return state;
-  const pairs = bounded(state.pairs, verdict.pair.id, verdict.pair.state, (p) => p.streamTime);
-  const receivers = verdict.receiver === undefined ? state.receivers : bounded(state.receivers, verdict.receiver.id, verdict.receiver.state, newestEvent);
-  return { pairs, receivers };
+  if (verdict.pair === undefined && verdict.slow === undefined && verdict.reset === undefined) return state;
+  let pairs = verdict.reset?.pairs ?? state.pairs;
+  let receivers = verdict.reset?.receivers ?? state.receivers;
+  if (verdict.pair !== undefined) pairs = bounded(pairs, verdict.pair.id, verdict.pair.state, (p) => p.streamTime);
+  if (verdict.receiver !== undefined) receivers = bounded(receivers, verdict.receiver.id, verdict.receiver.state, newestEvent);
+  return { pairs, receivers, slow: verdict.slow ?? state.slow };
 }
 
 const newestEvent = (r: ReceiverState): number => r.events.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
@@ -30,8 +32,16 @@ function bounded<V>(map: ReadonlyMap<string, V>, id: string, value: V, newest: (
   return next;
 }
 
-/** Idle as of `streamTime`: nothing in any window, no cooldown running, no id remembered. */
-export function isConversationIdle(s: ConversationState, streamTime: number, config: { windowMs: number; retentionMs: number }): boolean {
+export interface IdleHorizon {
+  readonly windowMs: number;
+  readonly retentionMs: number;
+  /** The longest slow-loop horizon any channel configures (0: none). */
+  readonly slowHorizonMs: number;
+}
+
+/** Idle as of `streamTime`: nothing in any window, no cooldown running, no id remembered, no human ts that still matters. */
+export function isConversationIdle(s: ConversationState, streamTime: number, config: IdleHorizon): boolean {
+  if (s.slow !== null && !slowIdle(s.slow, streamTime, config)) return false;
   for (const p of s.pairs.values()) if (!pairIdle(p, streamTime, config)) return false;
   for (const r of s.receivers.values()) {
     if (r.cooldown !== null && r.cooldown.until > streamTime) return false;
@@ -44,4 +54,13 @@ function pairIdle(p: PairState, streamTime: number, config: { windowMs: number; 
   if (p.cooldown !== null && p.cooldown.until > streamTime) return false;
   if (p.timestamps.some((x) => x > streamTime - config.windowMs)) return false;
   return !p.seen.some(([, ts]) => streamTime <= ts + config.retentionMs);
+}
+
+// The last human ts bounds the windows of messages before lastHuman + horizon; its ids go with it.
+// With human reset alone (no horizon) they stay as long as a pair remembers its ids.
+function slowIdle(s: SlowLoopState, streamTime: number, config: IdleHorizon): boolean {
+  if (s.cooldown !== null && s.cooldown.until > streamTime) return false;
+  const horizon = Math.max(config.slowHorizonMs, config.retentionMs);
+  if (s.counted.some(([ts]) => ts > streamTime - horizon)) return false;
+  return s.lastHuman === null || streamTime >= s.lastHuman + horizon;
 }

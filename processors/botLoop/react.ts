@@ -42,9 +42,9 @@ export function reactMessage(e: BotMessage, verdict: BotVerdict): readonly BotDe
       decision: a.decision,
       cooldownUntil: suppress ? a.cooldownUntil : null,
       reason: suppress ? a.reason : null,
-      shadow: null,
-      evidence: null,
-      replyHopLimit: null,
+      shadow: verdict.shadow ? true : null,
+      evidence: suppress ? a.evidence : null,
+      replyHopLimit: verdict.replyHopLimit ?? null,
     },
   ];
 }

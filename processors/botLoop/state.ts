@@ -6,9 +6,18 @@
 export const REASONS = { pairBudget: 'pair_budget', conversationBudget: 'conversation_budget', slowLoop: 'slow_loop', hopLimit: 'hop_limit' } as const;
 export type Reason = (typeof REASONS)[keyof typeof REASONS];
 
+/** What a suppress names as its grounds (§4.5): oldest ts, how many events, senders sorted. */
+export interface BotEvidence {
+  readonly since: number;
+  readonly count: number;
+  readonly senders: readonly string[];
+}
+
 export interface Cooldown {
   readonly start: number;
   readonly until: number;
+  /** The window at the trip that started it; null when restored from a changelog value older than §4.5. */
+  readonly evidence: BotEvidence | null;
 }
 
 export interface PairState {
@@ -27,14 +36,28 @@ export interface ReceiverState {
   readonly cooldown: Cooldown | null;
 }
 
+/** The slow-loop budget and what the conversation's people did (§4.6); null until either matters. */
+export interface SlowLoopState {
+  /** Greatest ts of the conversation's human_messages; null: none seen. */
+  readonly lastHuman: number | null;
+  /** Counted bot messages [ts, senderId], ascending; at most maxBotMessages + 1. */
+  readonly counted: ReadonlyArray<readonly [number, string]>;
+  readonly cooldown: Cooldown | null;
+  /** Remembered human_message eventIds with their ts, in arrival order; at most MAX_SEEN_IDS. */
+  readonly humanIds: ReadonlyArray<readonly [string, number]>;
+}
+
 export interface ConversationState {
   /** Keyed by the two bot ids, sorted, joined by a NUL. */
   readonly pairs: ReadonlyMap<string, PairState>;
   /** Keyed by receiver id; only when the conversation budget is on. */
   readonly receivers: ReadonlyMap<string, ReceiverState>;
+  /** Only when the channel's bot policy has a slow loop or human reset. */
+  readonly slow: SlowLoopState | null;
 }
 
-export const initialConversationState: ConversationState = { pairs: new Map(), receivers: new Map() };
+export const initialConversationState: ConversationState = { pairs: new Map(), receivers: new Map(), slow: null };
+export const EMPTY_SLOW_LOOP: SlowLoopState = { lastHuman: null, counted: [], cooldown: null, humanIds: [] };
 
 export const CONVERSATION_WINDOW_MS = 10 * 60 * 1000;
 /** Newest events kept per receiver: one more than the largest allowed limit. */
