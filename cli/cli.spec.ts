@@ -99,6 +99,9 @@ describe('loopguard demo', () => {
       'calls 1–26         process                              ALLOW',
       'ABORT RUN       block_escalation, count 5',
       'WOULD BLOCK     generic_repeat, count 20',
+      'SUPPRESS        slow_loop, cooldown until 11:40:00Z',
+      'evidence: since 06:40:00Z, 61 messages from @triage:acme.org',
+      'after msg 63       @alice:acme.org',
     ])
       expect(r.stdout).toContain(s);
   });

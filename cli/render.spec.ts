@@ -48,6 +48,7 @@ const bot = (over: Record<string, unknown>) =>
 describe('formatEvidence', () => {
   it('names the first event time, the calls, or the messages and their senders', () => {
     expect(formatEvidence({ since: T, toolCallIds: ['c1', 'c2'] })).toBe('since 09:00:00Z, calls c1, c2');
+    expect(formatEvidence({ since: T, toolCallIds: ['c1', 'c2', 'c3', 'c4'] })).toBe('since 09:00:00Z, 4 calls c1 … c4');
     expect(formatEvidence({ since: T, count: 21, senders: ['B1', 'B2'] })).toBe('since 09:00:00Z, 21 messages from B1, B2');
     expect(formatEvidence({ since: T, count: 1, senders: ['B2'] })).toBe('since 09:00:00Z, 1 message from B2');
     expect(formatEvidence(null)).toBe('');

@@ -27,7 +27,9 @@ export function formatEvidence(e: Evidence | null | undefined): string {
   if (e === null || e === undefined) return '';
   const parts = [`since ${clock(e.since)}`];
   if (e.count !== null && e.count !== undefined) parts.push(`${e.count} message${e.count === 1 ? '' : 's'}${e.senders?.length ? ` from ${e.senders.join(', ')}` : ''}`);
-  if (e.toolCallIds?.length) parts.push(`calls ${e.toolCallIds.join(', ')}`);
+  const ids = e.toolCallIds ?? [];
+  if (ids.length > 3) parts.push(`${ids.length} calls ${ids[0]} … ${ids.at(-1)}`);
+  else if (ids.length > 0) parts.push(`calls ${ids.join(', ')}`);
   return parts.join(', ');
 }
 

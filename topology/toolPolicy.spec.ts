@@ -36,7 +36,7 @@ const SPEC_EXAMPLE = {
 };
 
 describe('loopguard.toolPolicy loading', () => {
-  it('loads the documented example, next to a botPolicy block (accepted as any object for now)', () => {
+  it('loads the documented example, next to a valid botPolicy block', () => {
     const c = configFrom(SPEC_EXAMPLE);
     expect(c.toolLoop.policy).toEqual(SPEC_EXAMPLE.loopguard.toolPolicy);
     expect(Object.keys(c.toolLoop.policy?.tools ?? {})).toEqual(['mcp__*__read_output', 'wait_for_job', 'exec']);

@@ -38,7 +38,14 @@ function collapse(rows: Row[]): string[] {
     const sameGroup = (r: Row) => r.verdict === first.verdict && r.detail === first.detail && r.unit === first.unit && !r.message.length === !first.message.length;
     while (j + 1 < rows.length && sameGroup(rows[j + 1]!) && (!rows[j + 1]!.notify || first.verdict === 'block')) j++;
     const last = rows[j]!;
-    const where = first.unit === 'outcome' ? 'after the outcome' : j > i ? `${first.unit}s ${first.n}–${last.n}` : `${first.unit} ${first.n}`;
+    const where =
+      first.verdict === 'person'
+        ? `after msg ${first.n}`
+        : first.unit === 'outcome'
+          ? 'after the outcome'
+          : j > i
+            ? `${first.unit}s ${first.n}–${last.n}`
+            : `${first.unit} ${first.n}`;
     const subjects = new Set(rows.slice(i, j + 1).map((r) => r.subject));
     const count = first.count === null ? '' : first.count !== last.count ? `count ${first.count}–${last.count}` : `count ${first.count}`;
     const quiet = first.shadow ? '' : first.verdict !== 'warn' ? '' : !first.notify ? ' (already notified)' : j > i ? ' (the model is told at the first; the rest stay quiet)' : '';
@@ -46,6 +53,7 @@ function collapse(rows: Row[]): string[] {
       `  ${where.padEnd(18)} ${[...subjects].join(' / ').padEnd(36)} ${first.verdict.toUpperCase().padEnd(VERDICT_WIDTH)} ${[first.detail, count].filter(Boolean).join(', ')}${quiet}`,
     );
     if (first.notify && first.message) out.push(`  ${''.padEnd(18)} “${first.message}”`);
+    if (first.evidence && first.verdict !== 'warn') out.push(`  ${''.padEnd(18)} evidence: ${first.evidence}`);
     i = j + 1;
   }
   return out;
