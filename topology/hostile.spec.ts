@@ -11,6 +11,10 @@ const topology = buildTopology(
   configFrom({
     tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 3 } },
     channels: { defaults: { botLoopProtection: { maxEventsPerWindow: 2, maxConversationBotEvents: 3 } } },
+    loopguard: {
+      toolPolicy: { escalation: { abortAfterBlocks: 2 }, transientErrors: true, tools: { 'e*': { poll: true }, constructor: { exempt: true } } },
+      botPolicy: { slowLoop: { maxBotMessages: 3, horizonSeconds: 600 }, humanReset: true, hopLimit: { maxOutgoing: 2 }, channels: { constructor: { mode: 'shadow' } } },
+    },
   }),
 );
 const [toolNode, botNode] = topology.nodes;
@@ -59,7 +63,7 @@ const TOOL_FIELDS = [
   'unknownToolName',
   ...PROTO_NAMES,
 ];
-const BOT_FIELDS = ['type', 'ts', 'eventId', 'channel', 'accountId', 'conversationId', 'senderId', 'receiverId', ...PROTO_NAMES];
+const BOT_FIELDS = ['type', 'ts', 'eventId', 'channel', 'accountId', 'conversationId', 'senderId', 'receiverId', 'hopLimit', ...PROTO_NAMES];
 
 /** A mostly valid event with some fields replaced by hostile values, or dropped. */
 const mangled = (base: fc.Arbitrary<Record<string, unknown>>, fields: readonly string[]) =>
@@ -84,7 +88,7 @@ const toolBase = fc.record(
 );
 const botBase = fc.record(
   {
-    type: fc.constant('bot_message'),
+    type: fc.constantFrom('bot_message', 'bot_message', 'human_message'),
     ts,
     channel: fc.constantFrom('slack', 'constructor'),
     accountId: fc.constant('T'),
@@ -92,6 +96,7 @@ const botBase = fc.record(
     senderId: fc.constantFrom('A', 'B', 'hasOwnProperty'),
     receiverId: fc.constantFrom('A', 'B'),
     eventId: fc.constantFrom('m1', 'm2'),
+    hopLimit: fc.constantFrom(0, 1, 2, 5),
   },
   { requiredKeys: ['type', 'ts', 'channel', 'accountId', 'conversationId', 'senderId', 'receiverId'] },
 );
@@ -101,7 +106,7 @@ const isRequest = (type: unknown) => type === 'tool_call' || type === 'bot_messa
 describe('hostile input through the partition task', () => {
   it.each([
     ['tool events', () => toolNode!, mangled(toolBase, TOOL_FIELDS)],
-    ['bot messages', () => botNode!, mangled(botBase, BOT_FIELDS)],
+    ['bot and human messages', () => botNode!, mangled(botBase, BOT_FIELDS)],
     ['any JSON value', () => toolNode!, hostileValue],
   ] as const)('%s: never throws, and every valid request gets exactly one decision', (_name, node, arb) => {
     fc.assert(
