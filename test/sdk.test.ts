@@ -257,6 +257,70 @@ describe('dispatcher SDK', () => {
   });
 });
 
+describe('dispatcher SDK with the bot policy', () => {
+  const deploy = { accountId: '@deploy:acme.org', selfId: '@deploy:acme.org', configuredBotIds: ['@triage:acme.org', '@deploy:acme.org'] };
+  const matrix = (room: string, i: number, sender: string, t0: number, bounce?: unknown) => ({
+    channel: 'matrix' as const,
+    context: deploy,
+    payload: {
+      type: 'm.room.message',
+      room_id: room,
+      sender,
+      event_id: `$${room}-${i}`,
+      origin_server_ts: t0 + i * 60_000,
+      content: { msgtype: 'm.text', body: `message ${i}`, ...(bounce === undefined ? {} : { 'm.bounce_limit': bounce }) },
+    },
+  });
+
+  it('stamps reply hop limits, holds a slow loop, lets a person release it, and delivers shadow suppresses with wouldHave', async () => {
+    const w = world('sdk-bot-policy', {}, 3, {
+      botPolicy: { slowLoop: { maxBotMessages: 3, horizonSeconds: 3600 }, humanReset: true, hopLimit: { maxOutgoing: 3 }, channels: { slack: { mode: 'shadow' } } },
+    });
+    await started(w);
+    const dispatcher = await LoopguardDispatcher.connect(clientOptions(w, 'closed'));
+    try {
+      const t0 = Date.now() - 3_600_000;
+      const bot = (i: number, bounce?: unknown) => dispatcher.inbound(matrix('!ops:acme.org', i, '@triage:acme.org', t0, bounce));
+
+      // Hop limits: none carried → maxOutgoing; carried n → n − 1; 1 → suppressed with no cooldown.
+      const first = [await bot(0), await bot(1, 2), await bot(2, 9)];
+      expect(first.map((v) => [v.deliver, v.replyHopLimit])).toEqual([
+        [true, 3],
+        [true, 1],
+        [true, 3],
+      ]);
+      const hop = await dispatcher.inbound(matrix('!dev:acme.org', 0, '@triage:acme.org', t0, 1));
+      expect(hop).toMatchObject({ deliver: false, reason: 'hop_limit', cooldownUntil: t0, answeredBy: 'loopguard' });
+
+      // The 4th bot message within the horizon trips the slow loop; the next is answered locally.
+      const tripped = await bot(3);
+      expect(tripped).toMatchObject({ deliver: false, reason: 'slow_loop', cooldownUntil: t0 + 3 * 60_000 + 3_600_000, answeredBy: 'loopguard' });
+      expect(tripped.evidence).toMatchObject({ since: t0, count: 4, senders: ['@triage:acme.org'] });
+      expect(await bot(4)).toMatchObject({ deliver: false, reason: 'slow_loop', answeredBy: 'local-cooldown', evidence: tripped.evidence });
+
+      // A person writes: published and delivered at once; loopguard is asked again and delivers.
+      const person = await dispatcher.inbound(matrix('!ops:acme.org', 5, '@alice:acme.org', t0));
+      expect(person).toMatchObject({ deliver: true, reason: 'human_message', answeredBy: 'adapter' });
+      expect(await bot(6)).toMatchObject({ deliver: true, answeredBy: 'loopguard', replyHopLimit: 3 });
+
+      // Shadow channel: the would-be suppress is delivered, reported, and never answered locally.
+      const slack = (i: number) =>
+        dispatcher.inbound({
+          channel: 'slack',
+          context: { accountId: 'T0ACME', botId: 'B0DEPLOY' },
+          payload: { event: { type: 'message', subtype: 'bot_message', channel: 'C0OPS', bot_id: 'B0TRIAGE', ts: ((t0 + i * 60_000) / 1000).toFixed(6) } },
+        });
+      const shadow = [];
+      for (let i = 0; i < 5; i++) shadow.push(await slack(i));
+      expect(shadow.every((v) => v.deliver && v.answeredBy === 'loopguard')).toBe(true);
+      expect(shadow.map((v) => v.wouldHave?.reason ?? null)).toEqual([null, null, null, 'slow_loop', 'slow_loop']);
+      expect(shadow[3]!.wouldHave).toMatchObject({ cooldownUntil: t0 + 3 * 60_000 + 3_600_000, evidence: { count: 4, senders: ['B0TRIAGE'] } });
+    } finally {
+      await dispatcher.close();
+    }
+  });
+});
+
 describe('operations endpoints', () => {
   it('serves /healthz, /readyz after restore, and /metrics whose counters move', async () => {
     const w = world('metrics');
