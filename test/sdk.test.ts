@@ -220,6 +220,8 @@ describe('dispatcher SDK', () => {
       expect(verdicts.slice(0, 20).every((v) => v.deliver && v.answeredBy === 'loopguard')).toBe(true);
       expect(verdicts[20]).toMatchObject({ deliver: false, reason: 'pair_budget', answeredBy: 'loopguard' });
       expect(verdicts.slice(21).every((v) => !v.deliver && v.answeredBy === 'local-cooldown' && v.cooldownUntil === verdicts[20]!.cooldownUntil)).toBe(true);
+      expect(verdicts[20]!.evidence).toMatchObject({ count: 21, senders: ['B0DEPLOY', 'B0TRIAGE'] });
+      expect(verdicts[21]!.evidence).toEqual(verdicts[20]!.evidence);
 
       const matrix = await dispatcher.inbound({
         channel: 'matrix',
