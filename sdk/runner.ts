@@ -1,12 +1,17 @@
 // The agent-runner client: call `beforeToolCall` before running a tool and obey the answer,
 // `afterToolCall` with its outcome, `compacted` after a compaction retry, `runEnded` at the end.
 // Arguments and results are hashed here by default (the processor's own hashing library), so
-// raw tool data never leaves the runner unless `sendRaw` is set.
+// raw tool data never leaves the runner unless `sendRaw` is set. A run in shadow mode is
+// always allowed; what enforce mode would have done comes back as `wouldHave`.
 import { randomUUID } from 'node:crypto';
 import { toolEventCodec } from '../schemas/codecs.js';
 import { runKeyOf } from '../processors/toolLoop/events.js';
 import { actionOf, hashArgs, hashOutcome } from '../processors/toolLoop/hashing.js';
 import { Connection, type ClientOptions, type Decision } from './connection.js';
+import { hashedTransientFlag } from './outcomes.js';
+import { abortedVerdict, abortNoticeOf, toolVerdictOf, type RunAbortNotice, type ToolVerdict } from './verdicts.js';
+
+export type { RunAbortNotice, ToolVerdict, ToolWouldHave } from './verdicts.js';
 
 export interface RunRef {
   readonly sessionKey: string;
@@ -21,29 +26,27 @@ export interface ToolCallInput extends RunRef {
   readonly toolCallId?: string;
 }
 
-export interface ToolVerdict {
-  readonly decision: 'allow' | 'warn' | 'block';
-  readonly toolCallId: string;
-  /** Block: return this to the model as the tool's result. Warn with notify: show it to the model. */
-  readonly message: string | null;
-  readonly notify: boolean;
-  readonly detector: string | null;
-  readonly count: number | null;
-  /** Who answered: loopguard itself, a known abort, or the failure policy after the timeout. */
-  readonly answeredBy: 'loopguard' | 'run-aborted' | 'fail-open' | 'fail-closed';
-}
-
-export interface RunAbortNotice {
-  readonly runKey: string;
-  readonly toolName: string;
-  readonly count: number;
-  readonly message: string;
-}
-
 export interface RunnerOptions extends ClientOptions {
   /** Send raw args and results instead of their hashes. Default false. */
   readonly sendRaw?: boolean;
+  /**
+   * Loopguard ended a run (a compaction loop, §2.6, or escalation after repeated blocks, §4.2,
+   * which arrives right after the block that escalated): stop the run. Called once per run;
+   * from then on `abortOf(run)` returns it and every call of the run is blocked locally.
+   */
   readonly onAbort?: (abort: RunAbortNotice) => void;
+  /** A run in shadow mode would have been ended: report it; the run goes on. */
+  readonly onWouldAbort?: (abort: RunAbortNotice) => void;
+}
+
+export interface ToolOutcome {
+  readonly result?: unknown;
+  readonly error?: unknown;
+  /**
+   * A transient failure (rate limit, timeout, 5xx: not evidence of a loop, §4.4) — true — or
+   * certainly not one — false. Absent: judged from the error by loopguard's rules.
+   */
+  readonly transient?: boolean;
 }
 
 export class LoopguardRunner {
@@ -63,7 +66,7 @@ export class LoopguardRunner {
     return new LoopguardRunner(await Connection.open(opts, [{ topic: 'toolEvents', codec: toolEventCodec }]), opts);
   }
 
-  /** The abort of a run, once loopguard has ended it (compaction loop). */
+  /** The abort of a run, once loopguard has ended it (compaction loop or escalation); never a shadow one. */
   abortOf(run: RunRef): RunAbortNotice | undefined {
     return this.aborted.get(runKeyOf(run));
   }
@@ -77,24 +80,24 @@ export class LoopguardRunner {
     const aborted = this.aborted.get(key);
     if (aborted !== undefined) {
       await this.send(key, event);
-      return { decision: 'block', toolCallId, message: aborted.message, notify: true, detector: 'compaction_loop_persisted', count: aborted.count, answeredBy: 'run-aborted' };
+      return abortedVerdict(aborted, toolCallId);
     }
     const topic = this.conn.topics.toolEvents;
     const d = await this.conn.request(topic, this.conn.partitionOf(topic, key), key, this.conn.catalog.encode(topic, toolEventCodec, event), `${key}/${toolCallId}`);
     if (d === undefined || d.type !== 'tool_decision') return this.failurePolicy(call.toolName, toolCallId);
-    return { decision: d.decision, toolCallId, message: d.message, notify: d.notify === true, detector: d.detector, count: d.count, answeredBy: 'loopguard' };
+    return toolVerdictOf(d, toolCallId);
   }
 
-  async afterToolCall(call: ToolCallInput & { toolCallId: string }, outcome: { result?: unknown; error?: unknown }): Promise<void> {
+  async afterToolCall(call: ToolCallInput & { toolCallId: string }, outcome: ToolOutcome): Promise<void> {
     const key = runKeyOf(call);
     const known = this.pendingArgs.get(`${key}/${call.toolCallId}`);
     this.pendingArgs.delete(`${key}/${call.toolCallId}`);
     const args = known !== undefined ? { argsHash: known, action: actionOf(call.args) ?? null } : this.argsFields(call.toolName, call.args);
     const base = { type: 'tool_outcome', ts: Date.now(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...args };
-    if (this.opts.sendRaw) return this.send(key, { ...base, result: outcome.result, error: outcome.error });
+    if (this.opts.sendRaw) return this.send(key, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
     const hashed = hashOutcome({ toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error });
     if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
-    await this.send(key, { ...base, ...hashed });
+    await this.send(key, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined) });
   }
 
   compacted(run: RunRef): Promise<void> {
@@ -130,13 +133,12 @@ export class LoopguardRunner {
   }
 
   private failurePolicy(toolName: string, toolCallId: string): ToolVerdict {
-    if (this.opts.failure === 'open') return { decision: 'allow', toolCallId, message: null, notify: false, detector: null, count: null, answeredBy: 'fail-open' };
+    const none = { toolCallId, detector: null, count: null, evidence: null, wouldHave: null };
+    if (this.opts.failure === 'open') return { ...none, decision: 'allow', message: null, notify: false, answeredBy: 'fail-open' };
     return {
+      ...none,
       decision: 'block',
-      toolCallId,
       notify: true,
-      detector: null,
-      count: null,
       answeredBy: 'fail-closed',
       message: `[loopguard] "${toolName}" was not run: the loop guard did not answer in ${this.conn.timeoutMs} ms and this runner fails closed. Try again shortly.`,
     };
@@ -144,8 +146,11 @@ export class LoopguardRunner {
 
   private noticeAbort(d: Decision): void {
     if (d.type !== 'run_abort') return;
-    const notice = { runKey: d.key, toolName: d.toolName, count: d.count, message: d.message };
-    if (!this.aborted.has(d.key)) this.opts.onAbort?.(notice);
+    const notice = abortNoticeOf(d);
+    if (d.shadow === true) return this.opts.onWouldAbort?.(notice);
+    // A run is aborted at most once (§4.2): the first notice stands.
+    if (this.aborted.has(d.key)) return;
     this.aborted.set(d.key, notice);
+    this.opts.onAbort?.(notice);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromDiscord, fromFeishu, fromGoogleChat, fromMatrix, fromSlack, fromTelegram } from './index.js';
+import { fromDiscord, fromFeishu, fromGoogleChat, fromMatrix, fromSlack, fromTelegram, withBounceLimit } from './index.js';
 
 // Payloads follow each platform's documented inbound shapes, trimmed to realistic fields.
 const discordMessage = (author: object) => ({
@@ -35,10 +35,31 @@ describe('Discord', () => {
       },
     });
   });
-  it('ignores humans and itself', () => {
-    expect(fromDiscord(discordMessage({ id: '5', username: 'alice' }), ctx)).toEqual({ kind: 'ignored', reason: 'human' });
+  it('turns a person’s message (author.bot false or absent) into a human_message', () => {
+    const human = {
+      kind: 'human_message',
+      event: {
+        type: 'human_message',
+        channel: 'discord',
+        accountId: 'main',
+        conversationId: '1100000000000000001',
+        senderId: '5',
+        ts: Date.parse('2026-11-29T10:00:00.123Z'),
+        eventId: '1189123456789012345',
+      },
+    };
+    expect(fromDiscord(discordMessage({ id: '5', username: 'alice', bot: false }), ctx)).toEqual(human);
+    expect(fromDiscord(discordMessage({ id: '5', username: 'alice' }), ctx)).toEqual(human);
+  });
+  it('ignores itself, webhooks, system messages and non-messages', () => {
     expect(fromDiscord(discordMessage({ id: '900', username: 'me', bot: true }), ctx)).toEqual({ kind: 'ignored', reason: 'self' });
+    expect(fromDiscord(discordMessage({ id: '900', username: 'me' }), ctx)).toEqual({ kind: 'ignored', reason: 'self' });
+    expect(fromDiscord({ ...discordMessage({ id: '77', username: 'Alerts' }), webhook_id: '77' }, ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
+    expect(fromDiscord(discordMessage({ id: '643945264868098049', username: 'Discord', system: true }), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
     expect(fromDiscord({ op: 11 }, ctx)).toEqual({ kind: 'ignored', reason: 'not_a_message' });
+  });
+  it('does not take a truthy non-boolean bot flag for a bot', () => {
+    expect(fromDiscord(discordMessage({ id: '5', username: 'alice', bot: 'true' }), ctx)).toMatchObject({ kind: 'human_message' });
   });
 });
 
@@ -73,11 +94,26 @@ describe('Slack', () => {
   it('uses the bot user id as receiver when the own bot id is unknown', () => {
     expect(fromSlack(envelope(botEvent), { accountId: 'T1', botUserId: 'U0SELF' })).toMatchObject({ event: { receiverId: 'U0SELF' } });
   });
-  it('ignores humans and itself', () => {
-    const human = { type: 'message', channel: 'C1', user: 'U123', text: 'hi', ts: '1700000000.000100' };
-    expect(fromSlack(envelope(human), { accountId: 'T1', botId: 'B0SELF' })).toEqual({ kind: 'ignored', reason: 'human' });
+  const human = { type: 'message', channel: 'C1', user: 'U123', text: 'hi', ts: '1700000000.000100' };
+  it('turns a message with a user and no bot_id into a human_message', () => {
+    expect(fromSlack(envelope(human), { accountId: 'T1', botId: 'B0SELF' })).toEqual({
+      kind: 'human_message',
+      event: { type: 'human_message', channel: 'slack', accountId: 'T1', conversationId: 'C1', senderId: 'U123', ts: 1_700_000_000_000, eventId: '1700000000.000100' },
+    });
+  });
+  it('needs no own bot identity for a person’s message', () => {
+    expect(fromSlack(envelope(human), { accountId: 'T1' })).toMatchObject({ kind: 'human_message' });
+  });
+  it('takes a message with both a user and a bot_id for a bot’s', () => {
+    expect(fromSlack(envelope({ ...botEvent, user: 'U0OTHERBOT' }), { accountId: 'T1', botId: 'B0SELF' })).toMatchObject({ kind: 'bot_message', event: { senderId: 'B0OTHER' } });
+  });
+  it('ignores itself (by bot id or bot user id), authorless messages and non-messages', () => {
     expect(fromSlack(envelope({ ...botEvent, bot_id: 'B0SELF' }), { accountId: 'T1', botId: 'B0SELF' })).toEqual({ kind: 'ignored', reason: 'self' });
+    expect(fromSlack(envelope({ ...human, user: 'U0SELF' }), { accountId: 'T1', botUserId: 'U0SELF' })).toEqual({ kind: 'ignored', reason: 'self' });
+    const edited = { type: 'message', subtype: 'message_changed', channel: 'C1', hidden: true, message: { user: 'U123', text: 'hi!' }, ts: '1700000000.000300' };
+    expect(fromSlack(envelope(edited), { accountId: 'T1', botId: 'B0SELF' })).toEqual({ kind: 'ignored', reason: 'unknown_author' });
     expect(fromSlack(envelope({ type: 'reaction_added' }), { accountId: 'T1', botId: 'B0SELF' })).toMatchObject({ reason: 'not_a_message' });
+    expect(fromSlack(envelope({ ...human, ts: 'soon' }), { accountId: 'T1' })).toEqual({ kind: 'ignored', reason: 'missing_identity' });
   });
 });
 
@@ -105,9 +141,59 @@ describe('Matrix', () => {
       },
     });
   });
-  it('ignores unknown accounts (humans) and itself', () => {
-    expect(fromMatrix(event('@alice:example.org'), ctx)).toEqual({ kind: 'ignored', reason: 'human' });
+  it('turns any other account into a human_message, and ignores itself', () => {
+    expect(fromMatrix(event('@alice:example.org'), ctx)).toEqual({
+      kind: 'human_message',
+      event: {
+        type: 'human_message',
+        channel: 'matrix',
+        accountId: 'bot-a',
+        conversationId: '!roomid:example.org',
+        senderId: '@alice:example.org',
+        ts: 1432735824653,
+        eventId: '$143273582443PhrSn:example.org',
+      },
+    });
     expect(fromMatrix(event('@bot-a:example.org'), ctx)).toEqual({ kind: 'ignored', reason: 'self' });
+    expect(fromMatrix(event('@bot-b:example.org'), { ...ctx, configuredBotIds: new Set(['@bot-b:example.org']) })).toMatchObject({ kind: 'bot_message' });
+  });
+  it('ignores other event types and messages without a sender', () => {
+    expect(fromMatrix({ ...event('@alice:example.org'), type: 'm.room.member' }, ctx)).toEqual({ kind: 'ignored', reason: 'not_a_message' });
+    expect(fromMatrix({ ...event('@alice:example.org'), sender: undefined }, ctx)).toEqual({ kind: 'ignored', reason: 'missing_identity' });
+  });
+  const bounce = (limit: unknown) => ({ ...event('@bot-b:example.org'), content: { msgtype: 'm.text', body: 'hi', 'm.bounce_limit': limit } });
+  it('reads m.bounce_limit into hopLimit, 0 and the Avro int maximum included', () => {
+    expect(fromMatrix(bounce(3), ctx)).toMatchObject({ kind: 'bot_message', event: { hopLimit: 3 } });
+    expect(fromMatrix(bounce(0), ctx)).toMatchObject({ event: { hopLimit: 0 } });
+    expect(fromMatrix(bounce(2 ** 31 - 1), ctx)).toMatchObject({ event: { hopLimit: 2 ** 31 - 1 } });
+  });
+  it.each([
+    ['-1', -1],
+    ['1.5', 1.5],
+    ['"3"', '3'],
+    ['null', null],
+    ['true', true],
+    ['2^31', 2 ** 31],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['[3]', [3]],
+  ])('ignores an m.bounce_limit of %s (hostile input is not trusted)', (_, limit) => {
+    const r = fromMatrix(bounce(limit), ctx);
+    expect(r.kind).toBe('bot_message');
+    expect(r.kind === 'bot_message' && 'hopLimit' in r.event).toBe(false);
+  });
+  it('carries no hopLimit when the content has none or is not an object', () => {
+    expect(fromMatrix(event('@bot-b:example.org'), ctx)).toSatisfy((r: ReturnType<typeof fromMatrix>) => r.kind === 'bot_message' && !('hopLimit' in r.event));
+    expect(fromMatrix({ ...event('@bot-b:example.org'), content: 'hi' }, ctx)).toSatisfy(
+      (r: ReturnType<typeof fromMatrix>) => r.kind === 'bot_message' && !('hopLimit' in r.event),
+    );
+  });
+  it('stamps a reply’s m.bounce_limit from the verdict, and leaves the content alone without one', () => {
+    const content = { msgtype: 'm.text', body: 'on it' };
+    expect(withBounceLimit(content, 2)).toEqual({ msgtype: 'm.text', body: 'on it', 'm.bounce_limit': 2 });
+    expect(withBounceLimit(content, 0)).toEqual({ ...content, 'm.bounce_limit': 0 });
+    expect(withBounceLimit(content, null)).toBe(content);
+    expect(content).not.toHaveProperty('m.bounce_limit');
   });
 });
 
@@ -133,9 +219,25 @@ describe('Google Chat', () => {
       },
     });
   });
-  it('ignores humans and the app itself', () => {
-    expect(fromGoogleChat(event({ name: 'users/222', type: 'HUMAN' }), ctx)).toEqual({ kind: 'ignored', reason: 'human' });
+  it('turns a HUMAN sender into a human_message', () => {
+    expect(fromGoogleChat(event({ name: 'users/222', type: 'HUMAN' }), ctx)).toEqual({
+      kind: 'human_message',
+      event: {
+        type: 'human_message',
+        channel: 'googlechat',
+        accountId: 'default',
+        conversationId: 'spaces/AAAA',
+        senderId: 'users/222',
+        ts: Date.parse('2026-11-29T10:00:00.500Z'),
+        eventId: 'spaces/AAAA/messages/CCCC.CCCC',
+      },
+    });
+  });
+  it('ignores the app itself, and senders of another or no type', () => {
     expect(fromGoogleChat(event({ name: 'users/app', type: 'BOT' }), ctx)).toEqual({ kind: 'ignored', reason: 'self' });
+    expect(fromGoogleChat(event({ name: 'users/333', type: 'TYPE_UNSPECIFIED' }), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
+    expect(fromGoogleChat(event({ name: 'users/333', type: 'human' }), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
+    expect(fromGoogleChat(event({ name: 'users/333' }), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
   });
 });
 
@@ -169,9 +271,24 @@ describe('Feishu', () => {
       },
     });
   });
-  it('ignores users and itself', () => {
-    expect(fromFeishu(event('user', 'ou_alice'), ctx)).toEqual({ kind: 'ignored', reason: 'human' });
+  it('turns a user sender into a human_message', () => {
+    expect(fromFeishu(event('user', 'ou_alice'), ctx)).toEqual({
+      kind: 'human_message',
+      event: {
+        type: 'human_message',
+        channel: 'feishu',
+        accountId: 'default',
+        conversationId: 'oc_5ce6d572455d361153b7cb5xxfsdfsdfdsf',
+        senderId: 'ou_alice',
+        ts: 1_700_000_000_123,
+        eventId: 'om_5ce6d572455d361153b7cb51da133945',
+      },
+    });
+  });
+  it('ignores itself and senders of another type', () => {
     expect(fromFeishu(event('bot', 'ou_self'), ctx)).toEqual({ kind: 'ignored', reason: 'self' });
+    expect(fromFeishu(event('app', 'ou_other'), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
+    expect(fromFeishu(event('User', 'ou_alice'), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
   });
 });
 
@@ -196,9 +313,16 @@ describe('Telegram', () => {
       },
     });
   });
-  it('ignores humans, itself and messages without a sender', () => {
-    expect(fromTelegram(update({ id: 42, is_bot: false, first_name: 'Alice' }), ctx)).toEqual({ kind: 'ignored', reason: 'human' });
+  it('turns a person (from.is_bot false) into a human_message', () => {
+    expect(fromTelegram(update({ id: 42, is_bot: false, first_name: 'Alice' }), ctx)).toEqual({
+      kind: 'human_message',
+      event: { type: 'human_message', channel: 'telegram', accountId: 'default', conversationId: '-1001234567890', senderId: '42', ts: 1_700_000_000_000, eventId: '1365' },
+    });
+  });
+  it('ignores itself, senders without is_bot, and messages without a sender', () => {
     expect(fromTelegram(update({ id: 7000001, is_bot: true, first_name: 'Me' }), ctx)).toEqual({ kind: 'ignored', reason: 'self' });
+    expect(fromTelegram(update({ id: 42, first_name: 'Alice' }), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
+    expect(fromTelegram(update({ id: 42, is_bot: 0, first_name: 'Alice' }), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
     expect(fromTelegram({ update_id: 1, message: { message_id: 1, date: 1, chat: { id: 1 } } }, ctx)).toEqual({ kind: 'ignored', reason: 'missing_identity' });
   });
 });

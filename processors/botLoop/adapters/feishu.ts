@@ -1,5 +1,6 @@
-// Feishu / Lark event v2 `im.message.receive_v1`: bot authorship is `sender.sender_type == "bot"`.
-import { fact, ignored, obj, str, type AdapterResult, type ReceiverContext } from './types.js';
+// Feishu / Lark event v2 `im.message.receive_v1`: the author is a bot when
+// `sender.sender_type == "bot"`, a person when it is "user".
+import { fact, humanFact, ignored, obj, str, type AdapterResult, type ReceiverContext } from './types.js';
 
 const ms = (v: unknown): number | undefined => {
   const n = typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : Number.NaN;
@@ -16,6 +17,8 @@ export function fromFeishu(payload: unknown, ctx: ReceiverContext): AdapterResul
   const ids = obj(sender.sender_id);
   const senderId = str(ids?.open_id) ?? str(ids?.app_id) ?? str(ids?.union_id) ?? str(ids?.user_id);
   if (senderId !== undefined && (senderId === ctx.selfId || str(ids?.app_id) === ctx.selfId)) return ignored('self');
-  if (sender.sender_type !== 'bot') return ignored('human');
-  return fact('feishu', ctx, { conversationId: str(message.chat_id), senderId, ts: ms(message.create_time) ?? ms(header?.create_time), eventId: str(message.message_id) });
+  const facts = { conversationId: str(message.chat_id), senderId, ts: ms(message.create_time) ?? ms(header?.create_time), eventId: str(message.message_id) };
+  if (sender.sender_type === 'bot') return fact('feishu', ctx, facts);
+  if (sender.sender_type === 'user') return humanFact('feishu', ctx.accountId, facts);
+  return ignored('unknown_author');
 }

@@ -1,5 +1,6 @@
-// Google Chat app interaction events of type MESSAGE: bot authorship is `sender.type == "BOT"`.
-import { fact, ignored, isoMs, obj, str, type AdapterResult, type ReceiverContext } from './types.js';
+// Google Chat app interaction events of type MESSAGE: the author is a bot when
+// `sender.type == "BOT"`, a person when it is "HUMAN".
+import { fact, humanFact, ignored, isoMs, obj, str, type AdapterResult, type ReceiverContext } from './types.js';
 
 export function fromGoogleChat(payload: unknown, ctx: ReceiverContext): AdapterResult {
   const e = obj(payload);
@@ -8,6 +9,8 @@ export function fromGoogleChat(payload: unknown, ctx: ReceiverContext): AdapterR
   const space = obj(e?.space) ?? obj(message?.space);
   if (e === undefined || e.type !== 'MESSAGE' || message === undefined || sender === undefined) return ignored('not_a_message');
   if (str(sender.name) === ctx.selfId) return ignored('self');
-  if (sender.type !== 'BOT') return ignored('human');
-  return fact('googlechat', ctx, { conversationId: str(space?.name), senderId: str(sender.name), ts: isoMs(e.eventTime) ?? isoMs(message.createTime), eventId: str(message.name) });
+  const facts = { conversationId: str(space?.name), senderId: str(sender.name), ts: isoMs(e.eventTime) ?? isoMs(message.createTime), eventId: str(message.name) };
+  if (sender.type === 'BOT') return fact('googlechat', ctx, facts);
+  if (sender.type === 'HUMAN') return humanFact('googlechat', ctx.accountId, facts);
+  return ignored('unknown_author');
 }

@@ -2,7 +2,7 @@
 // identity have no adapter and are not guarded.
 export { fromDiscord } from './discord.js';
 export { fromSlack, type SlackContext } from './slack.js';
-export { fromMatrix, type MatrixContext } from './matrix.js';
+export { fromMatrix, withBounceLimit, MATRIX_BOUNCE_LIMIT, type MatrixContext } from './matrix.js';
 export { fromGoogleChat } from './googlechat.js';
 export { fromFeishu } from './feishu.js';
 export { fromTelegram } from './telegram.js';

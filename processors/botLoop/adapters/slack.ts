@@ -1,5 +1,6 @@
-// Slack Events API `event` of type `message`: bot authorship is a `bot_id`.
-import { fact, ignored, obj, str, type AdapterResult, type ReceiverContext } from './types.js';
+// Slack Events API `event` of type `message`: bot authorship is a `bot_id`; a person's message
+// has no `bot_id` and a `user`.
+import { fact, humanFact, ignored, obj, str, type AdapterResult, type ReceiverContext } from './types.js';
 
 export interface SlackContext {
   readonly accountId: string;
@@ -19,9 +20,15 @@ export function fromSlack(payload: unknown, sctx: SlackContext): AdapterResult {
   const e = obj(outer?.event) ?? outer;
   if (e === undefined || e.type !== 'message' || str(e.channel) === undefined) return ignored('not_a_message');
   const botId = str(e.bot_id);
-  if (botId === undefined) return ignored('human');
+  const user = str(e.user);
+  const facts = { conversationId: str(e.channel), ts: slackTsMs(e.event_ts ?? e.ts), eventId: str(e.ts) ?? str(e.event_ts) };
+  if (botId === undefined) {
+    if (user === undefined) return ignored('unknown_author');
+    if (user === sctx.botUserId) return ignored('self');
+    return humanFact('slack', sctx.accountId, { ...facts, senderId: user });
+  }
   if (sctx.botId !== undefined && botId === sctx.botId) return ignored('self');
   const receiver = sctx.botId ?? sctx.botUserId ?? '';
   const ctx: ReceiverContext = { accountId: sctx.accountId, selfId: receiver };
-  return fact('slack', ctx, { conversationId: str(e.channel), senderId: botId, ts: slackTsMs(e.event_ts ?? e.ts), eventId: str(e.ts) ?? str(e.event_ts) });
+  return fact('slack', ctx, { ...facts, senderId: botId });
 }

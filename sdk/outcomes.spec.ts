@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { hashedTransientFlag } from './outcomes.js';
+
+describe('the transient flag of a hashed outcome', () => {
+  it('is the caller’s when given, either way', () => {
+    expect(hashedTransientFlag({ result: 'ok', transient: true }, false)).toBe(true);
+    expect(hashedTransientFlag({ error: '503 Service Unavailable', transient: false }, false)).toBe(false);
+  });
+  it('is true for an error loopguard would find transient (status, code, text)', () => {
+    expect(hashedTransientFlag({ error: { message: 'nope', status: 429 } }, false)).toBe(true);
+    expect(hashedTransientFlag({ error: { message: 'nope', statusCode: 502 } }, false)).toBe(true);
+    expect(hashedTransientFlag({ error: Object.assign(new Error('connect failed'), { code: 'ECONNREFUSED' }) }, false)).toBe(true);
+    expect(hashedTransientFlag({ error: new Error('request timed out') }, false)).toBe(true);
+    expect(hashedTransientFlag({ error: 'HTTP 503' }, false)).toBe(true);
+  });
+  it('is absent for an error that is not transient, and near misses', () => {
+    expect(hashedTransientFlag({ error: { message: 'nope', status: 404 } }, false)).toBeUndefined();
+    expect(hashedTransientFlag({ error: { message: 'nope', status: '429' } }, false)).toBeUndefined();
+    expect(hashedTransientFlag({ error: 'error E5030' }, false)).toBeUndefined();
+    expect(hashedTransientFlag({ error: new Error('file not found') }, false)).toBeUndefined();
+  });
+  it('is absent without an error, with a result beside the error, or for an unknown tool', () => {
+    expect(hashedTransientFlag({ result: 'rate limit reached' }, false)).toBeUndefined();
+    expect(hashedTransientFlag({ result: { partial: true }, error: 'timeout' }, false)).toBeUndefined();
+    expect(hashedTransientFlag({ error: 'Unknown tool: fetch (timeout)' }, true)).toBeUndefined();
+  });
+  it('judges an error beside a null result (null counts as absent)', () => {
+    expect(hashedTransientFlag({ result: null, error: 'timeout' }, false)).toBe(true);
+  });
+});

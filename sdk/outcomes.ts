@@ -1,0 +1,42 @@
+// Whether an outcome the runner hashes locally is transient (docs/behaviour.md §4.4). A hashed
+// outcome reaches loopguard as a `resultHash`, which only rule 1 (the explicit flag) can make
+// transient, so the runner judges rules 2–3 here with the processor's own rules, on the raw
+// error it never sends, and sends the result as the flag. The caller's own flag always wins.
+import type { ErrorObject } from '../processors/kernel/contract.js';
+import { isTransient } from '../processors/toolLoop/transient.js';
+
+const ownString = (o: object, k: string): string | undefined => {
+  const v = (o as Record<string, unknown>)[k];
+  return typeof v === 'string' ? v : undefined;
+};
+const ownNumber = (o: object, k: string): number | undefined => {
+  const v = (o as Record<string, unknown>)[k];
+  return typeof v === 'number' ? v : undefined;
+};
+
+/** The error as loopguard would read it off the wire: text, or `{name, message, status, statusCode, code}`. */
+function wireError(error: unknown): string | ErrorObject | undefined {
+  if (error === undefined || error === null) return undefined;
+  if (typeof error === 'string') return error;
+  if (typeof error !== 'object') return String(error);
+  const picked = {
+    name: ownString(error, 'name'),
+    message: ownString(error, 'message'),
+    status: ownNumber(error, 'status'),
+    statusCode: ownNumber(error, 'statusCode'),
+    code: ownString(error, 'code'),
+  };
+  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) as ErrorObject;
+}
+
+/**
+ * The `transient` flag to publish with a hashed outcome: the caller's, else true when §4.4
+ * rules 2–3 find the error transient, else none.
+ */
+export function hashedTransientFlag(outcome: { result?: unknown; error?: unknown; transient?: boolean }, unknownTool: boolean): boolean | undefined {
+  if (outcome.transient !== undefined) return outcome.transient;
+  const error = wireError(outcome.error);
+  if (error === undefined) return undefined;
+  const result = outcome.result ?? undefined; // null counts as absent (§1)
+  return isTransient({ error, result }, unknownTool) ? true : undefined;
+}
