@@ -59,10 +59,24 @@ describe('§4.4 rule 2: status, statusCode and code', () => {
 });
 
 describe('§4.4 rule 3: text, ignoring case; codes as whole words', () => {
-  it.each(['RATE LIMIT', 'Rate-limit', 'RateLimitError', 'TOO MANY REQUESTS', 'Timed Out', 'socketTimeout', 'TEMPORARILY UNAVAILABLE', 'SERVICE UNAVAILABLE', 'Bad Gateway', 'GATEWAY TIMEOUT', 'Overloaded', 'EconnReset', 'ECONNREFUSED', 'etimedout', 'EAI_AGAIN', 'Socket Hang Up'])(
-    '%j is transient (contained, any case)',
-    (text) => expect(transient({ error: `upstream said: ${text}!` })).toBe(true),
-  );
+  it.each([
+    'RATE LIMIT',
+    'Rate-limit',
+    'RateLimitError',
+    'TOO MANY REQUESTS',
+    'Timed Out',
+    'socketTimeout',
+    'TEMPORARILY UNAVAILABLE',
+    'SERVICE UNAVAILABLE',
+    'Bad Gateway',
+    'GATEWAY TIMEOUT',
+    'Overloaded',
+    'EconnReset',
+    'ECONNREFUSED',
+    'etimedout',
+    'EAI_AGAIN',
+    'Socket Hang Up',
+  ])('%j is transient (contained, any case)', (text) => expect(transient({ error: `upstream said: ${text}!` })).toBe(true));
   it.each(['rate  limit', 'rate_limit', 'time out', 'timed  out', 'too many request', 'gateway time-out', 'socket hangup', 'service unavail', 'eai again', 'econn reset'])(
     'near miss %j is not',
     (text) => expect(transient({ error: text })).toBe(false),
@@ -109,7 +123,9 @@ describe('§4.4 folding', () => {
     Array.from({ length: n }, () => [r.call('fetch', { u: 1 }), { ...r.error('fetch', { u: 1 }, error), ...extra }]).flat();
   it('a transient outcome warns on repetition (rule 8) and is never blocked', () => {
     const r = runEvents();
-    const ds = calls(given(spec({ transientErrors: true }, { enabled: true, historySize: 40 })).whenAll([...flaky(r, 30, { message: 'x', status: 503 }), r.call('fetch', { u: 1 })]));
+    const ds = calls(
+      given(spec({ transientErrors: true }, { enabled: true, historySize: 40 })).whenAll([...flaky(r, 30, { message: 'x', status: 503 }), r.call('fetch', { u: 1 })]),
+    );
     expect(ds[10]).toMatchObject({ decision: 'warn', detector: 'generic_repeat', count: 10 });
     expect(ds.every((d) => d.decision !== 'block')).toBe(true);
     expect(ds[30]).toMatchObject({ decision: 'warn', count: 30 });
@@ -156,7 +172,11 @@ describe('§4.2 escalation at its boundaries', () => {
     const p = spec({ escalation: { abortAfterBlocks: 2 } });
     const ds = given(p).whenAll([...toBlock(r), retry(r), retry(r), retry(r), retry(r), r.call('x', { y: 1 })]);
     expect(aborts(ds)).toHaveLength(1);
-    expect(calls(ds).slice(-3)).toMatchObject([{ detector: 'block_escalation', count: 2 }, { detector: 'block_escalation', count: 2 }, { detector: 'block_escalation', count: 2 }]);
+    expect(calls(ds).slice(-3)).toMatchObject([
+      { detector: 'block_escalation', count: 2 },
+      { detector: 'block_escalation', count: 2 },
+      { detector: 'block_escalation', count: 2 },
+    ]);
     const warnOnly = given(p).whenAll(r.repeat(19, 'w', { a: 1 }, (i) => i));
     expect(aborts(warnOnly)).toHaveLength(0);
   });
@@ -325,7 +345,9 @@ describe('§4.5 evidence at its boundaries', () => {
     const streak = Array.from({ length: 10 }, () => [r.call('ghost', {}), r.error('ghost', {}, 'Unknown tool: ghost')]).flat();
     given(p, [...other, ...streak])
       .when(r.call('ghost', {}))
-      .then((ds) => expect(ds[0]).toMatchObject({ decision: 'block', detector: 'unknown_tool_repeat', count: 10, evidence: { toolCallIds: callIds(streak), since: streak[0]!.ts } }));
+      .then((ds) =>
+        expect(ds[0]).toMatchObject({ decision: 'block', detector: 'unknown_tool_repeat', count: 10, evidence: { toolCallIds: callIds(streak), since: streak[0]!.ts } }),
+      );
   });
   it('poll warn evidence is the streak', () => {
     const r = runEvents();
