@@ -50,6 +50,13 @@ describe('slow loop window (max(h, t − horizon), t]', () => {
     expect(last(slow3, [...early, msg(T0 + H)]).decision).toBe('deliver');
     expect(last(slow3, [...early, msg(T0 + H - 1)]).decision).toBe('suppress');
   });
+  it('judges an older message against every kept message in its own window, even ones older than a newer message’s horizon', () => {
+    // The newest message (T0+200s) is more than a horizon after the first three; the older
+    // message at T0+40 still has them in (T0+40 − H, T0+40], and all four are among the 4 newest kept.
+    const ds = decide(slow3, [msg(T0 + 10), msg(T0 + 20), msg(T0 + 30), msg(T0 + 200_000), msg(T0 + 40)]);
+    expect(ds.slice(0, 4).every((d) => d.decision === 'deliver')).toBe(true);
+    expect(ds[4]).toMatchObject({ decision: 'suppress', reason: 'slow_loop', cooldownUntil: T0 + 40 + H, evidence: { since: T0 + 10, count: 4, senders: ['A'] } });
+  });
   it('takes h as the greatest human ts so far: an older human_message does not lower it', () => {
     const ds = decide(slow3, [human(T0 + 50), human(T0 + 10), msg(T0 + 20), msg(T0 + 30), msg(T0 + 40), msg(T0 + 50), msg(T0 + 60)]);
     expect(ds.every((d) => d.decision === 'deliver')).toBe(true);

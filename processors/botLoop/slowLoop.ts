@@ -23,13 +23,9 @@ export function slowLoopBudget(s: SlowLoopState, e: BotMessage, cfg: SlowLoop, d
   // At or before the last human: outside every window it could ever fall in (h only grows).
   if (s.lastHuman !== null && t <= s.lastHuman) return { state: s, suppressedBy: null };
   const from = Math.max(s.lastHuman ?? Number.NEGATIVE_INFINITY, t - cfg.horizonMs);
-  const all = insertByTs(
-    s.counted.filter(([ts]) => ts > t - cfg.horizonMs),
-    [t, e.senderId],
-    Number.POSITIVE_INFINITY,
-    'slow_loop_event',
-    dropped,
-  );
+  // Nothing is dropped by age here: an older message that arrives later is judged against its
+  // own window, which may reach back past a newer message's horizon; the bound below is by count.
+  const all = insertByTs(s.counted, [t, e.senderId], Number.POSITIVE_INFINITY, 'slow_loop_event', dropped);
   let count = 0;
   let since = t;
   const senders = new Set<string>();
