@@ -1,5 +1,6 @@
 // Conformance audit of docs/behaviour.md §4.1, §4.5–§4.7 (bot side): the cases a strict reader
 // of each sentence would write, at its boundaries. Complements policy.spec and policyLaws.spec.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { given } from '../kernel/spec.js';
 import { parseChannelEvent } from './events.js';
@@ -250,5 +251,184 @@ describe('wire: hopLimit and human_message', () => {
   });
   it('accepts a human_message with an empty conversationId (then ignored)', () => {
     expect(parseChannelEvent({ ...h, conversationId: '' }).ok).toBe(true);
+  });
+});
+
+// ---- a reference model written from the text of §3.3, §3.4, §4.5–§4.7 alone --------------------
+// Deliberately naive (lists, no shortcuts), for one conversation; the processor must agree with
+// it on every generated stream.
+interface ModelCooldown {
+  start: number;
+  until: number;
+  evidence: { since: number; count: number; senders: string[] };
+}
+interface ModelConfig {
+  max: number;
+  windowMs: number;
+  cooldownMs: number;
+  convLimit: number;
+  slowMax: number;
+  horizonMs: number;
+  humanReset: boolean;
+  maxOutgoing: number;
+}
+const active = (c: ModelCooldown | null, t: number): c is ModelCooldown => c !== null && c.start <= t && t < c.until;
+const tripModel = (cur: ModelCooldown | null, t: number, ms: number, evidence: ModelCooldown['evidence']) =>
+  cur !== null && cur.until > t + ms ? cur : { start: t, until: t + ms, evidence };
+const keepNewest = (xs: Array<[number, string]>, item: [number, string], n: number) => {
+  let i = xs.length;
+  while (i > 0 && xs[i - 1]![0] > item[0]) i--;
+  xs.splice(i, 0, item);
+  while (xs.length > n) xs.shift();
+};
+
+function referenceModel(cfg: ModelConfig) {
+  const pairs = new Map<string, { ts: number[]; cd: ModelCooldown | null; seen: Map<string, number>; stream: number }>();
+  const receivers = new Map<string, { ev: Array<[number, string]>; cd: ModelCooldown | null }>();
+  const slow = { h: null as number | null, counted: [] as Array<[number, string]>, cd: null as ModelCooldown | null, humanIds: new Set<string>() };
+  const retention = cfg.windowMs + cfg.cooldownMs + 600_000;
+  type S = { until: number; reason: string; evidence: ModelCooldown['evidence'] } | null;
+  const by = (reason: string, c: ModelCooldown | null): S => (c ? { until: c.until, reason, evidence: c.evidence } : null);
+  const pick = (ss: S[]) => ss.reduce<S>((best, s) => (s !== null && (best === null || s.until > best.until) ? s : best), null);
+
+  return (e: ChannelEvent) => {
+    if (e.type === 'human_message') {
+      if (e.eventId !== undefined && slow.humanIds.has(e.eventId)) return null;
+      if (e.eventId !== undefined) slow.humanIds.add(e.eventId);
+      const h = e.ts;
+      slow.h = slow.h === null ? h : Math.max(slow.h, h);
+      slow.counted = slow.counted.filter(([t]) => t > h);
+      const end = (c: ModelCooldown | null) => (active(c, h) ? { ...c, until: h } : c);
+      slow.cd = end(slow.cd);
+      if (cfg.humanReset) {
+        for (const p of pairs.values()) {
+          p.cd = end(p.cd);
+          p.ts = p.ts.filter((t) => t > h);
+        }
+        for (const r of receivers.values()) {
+          r.cd = end(r.cd);
+          r.ev = r.ev.filter(([t]) => t > h);
+        }
+      }
+      return null;
+    }
+    const t = e.ts;
+    const hop: S = e.hopLimit !== undefined && e.hopLimit <= 1 ? { until: t, reason: 'hop_limit', evidence: { since: t, count: 1, senders: [e.senderId] } } : null;
+    const reply = e.hopLimit === undefined ? cfg.maxOutgoing : Math.max(0, Math.min(e.hopLimit - 1, cfg.maxOutgoing));
+    const out = (s: S) =>
+      s === null
+        ? { decision: 'deliver', reason: null, cooldownUntil: null, evidence: null, replyHopLimit: reply }
+        : { decision: 'suppress', reason: s.reason, cooldownUntil: s.until, evidence: s.evidence, replyHopLimit: reply };
+    if (e.senderId === e.receiverId) return out(hop);
+    const pid = [e.senderId, e.receiverId].sort().join('|');
+    const p = pairs.get(pid) ?? { ts: [], cd: null, seen: new Map(), stream: -Infinity };
+    pairs.set(pid, p);
+    const r = receivers.get(e.receiverId) ?? { ev: [], cd: null };
+    receivers.set(e.receiverId, r);
+    p.stream = Math.max(p.stream, t);
+    for (const [id, ts] of p.seen) if (p.stream > ts + retention) p.seen.delete(id);
+    if (e.eventId !== undefined && p.seen.has(e.eventId)) {
+      const at = (c: ModelCooldown | null) => (active(c, t) ? c : null);
+      return out(pick([by('pair_budget', at(p.cd)), by('conversation_budget', at(r.cd)), by('slow_loop', at(slow.cd)), hop]));
+    }
+    if (e.eventId !== undefined) p.seen.set(e.eventId, t);
+    // §3.3
+    let pairS: S = null;
+    if (active(p.cd, t)) pairS = by('pair_budget', p.cd);
+    else {
+      p.ts = p.ts.filter((x) => x > t - cfg.windowMs);
+      p.ts.push(t);
+      p.ts.sort((a, b) => a - b);
+      const inWin = p.ts.filter((x) => x <= t);
+      if (inWin.length > cfg.max) {
+        p.cd = tripModel(p.cd, t, cfg.cooldownMs, { since: inWin[0]!, count: inWin.length, senders: [e.senderId, e.receiverId].sort() });
+        p.ts = p.ts.filter((x) => x > t);
+        pairS = by('pair_budget', p.cd);
+      }
+    }
+    // §3.4
+    let convS: S = null;
+    keepNewest(r.ev, [t, e.senderId], 501);
+    if (active(r.cd, t)) convS = by('conversation_budget', r.cd);
+    else {
+      const win = r.ev.filter(([x]) => x > t - 600_000 && x <= t);
+      const per = new Map<string, number>();
+      for (const [, s] of win) per.set(s, (per.get(s) ?? 0) + 1);
+      if (win.length > cfg.convLimit && [...per.values()].filter((n) => n >= 2).length >= 2) {
+        r.cd = tripModel(r.cd, t, cfg.cooldownMs, { since: Math.min(...win.map(([x]) => x)), count: win.length, senders: [...per.keys()].sort() });
+        convS = by('conversation_budget', r.cd);
+      }
+    }
+    // §4.6
+    let slowS: S = null;
+    if (active(slow.cd, t)) slowS = by('slow_loop', slow.cd);
+    else if (slow.h === null || t > slow.h) {
+      // Judged with this one included, then the newest slowMax + 1 are kept.
+      keepNewest(slow.counted, [t, e.senderId], Infinity);
+      const lo = Math.max(slow.h ?? -Infinity, t - cfg.horizonMs);
+      const win = slow.counted.filter(([x]) => x > lo && x <= t);
+      while (slow.counted.length > cfg.slowMax + 1) slow.counted.shift();
+      if (win.length > cfg.slowMax) {
+        slow.cd = tripModel(slow.cd, t, cfg.horizonMs, { since: Math.min(...win.map(([x]) => x)), count: win.length, senders: [...new Set(win.map(([, s]) => s))].sort() });
+        slowS = by('slow_loop', slow.cd);
+      }
+    }
+    return out(pick([pairS, convS, slowS, hop]));
+  };
+}
+
+describe('agreement with a reference model of the text', () => {
+  const events = fc
+    .tuple(
+      fc.array(
+        fc.record({
+          human: fc.integer({ min: 0, max: 9 }),
+          senderId: fc.constantFrom('A', 'B', 'C'),
+          receiverId: fc.constantFrom('A', 'B', 'C'),
+          hopLimit: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+          id: fc.integer({ min: 0, max: 40 }),
+        }),
+        { minLength: 1, maxLength: 120 },
+      ),
+      // Mostly small steps either way, now and then a jump of more than a horizon either way.
+      fc.array(fc.oneof({ weight: 5, arbitrary: fc.integer({ min: -4000, max: 5000 }) }, { weight: 1, arbitrary: fc.integer({ min: -35_000, max: 35_000 }) }), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+    )
+    .map(([raw, gaps]) => {
+      let ts = T0;
+      return raw.map((e, i): ChannelEvent => {
+        ts += gaps[i % gaps.length]!;
+        // Ids from a small pool: redeliveries (and same-id different messages) happen often.
+        const base = { ts, eventId: `e${e.id}`, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: e.senderId };
+        return e.human === 0 ? { type: 'human_message', ...base, eventId: `h${e.id}` } : { type: 'bot_message', ...base, receiverId: e.receiverId, hopLimit: e.hopLimit };
+      });
+    });
+  const cases: Array<[string, ModelConfig]> = [
+    ['all on', { max: 3, windowMs: 10_000, cooldownMs: 5_000, convLimit: 5, slowMax: 4, horizonMs: 20_000, humanReset: true, maxOutgoing: 2 }],
+    ['slow loop longer than the budgets', { max: 6, windowMs: 10_000, cooldownMs: 8_000, convLimit: 9, slowMax: 3, horizonMs: 12_000, humanReset: false, maxOutgoing: 3 }],
+    ['tight budgets', { max: 1, windowMs: 5_000, cooldownMs: 20_000, convLimit: 2, slowMax: 8, horizonMs: 30_000, humanReset: true, maxOutgoing: 1 }],
+  ];
+  it.each(cases)('%s', (_, m) => {
+    const p = proc(
+      { humanReset: m.humanReset, slowLoop: { maxBotMessages: m.slowMax, horizonSeconds: m.horizonMs / 1000 }, hopLimit: { maxOutgoing: m.maxOutgoing } },
+      { maxEventsPerWindow: m.max, windowSeconds: m.windowMs / 1000, cooldownSeconds: m.cooldownMs / 1000, maxConversationBotEvents: m.convLimit },
+    );
+    fc.assert(
+      fc.property(events, (stream) => {
+        const model = referenceModel(m);
+        const expected = stream.map(model).filter((d) => d !== null);
+        const actual = decide(p, stream).map((d) => ({
+          decision: d.decision,
+          reason: d.reason,
+          cooldownUntil: d.cooldownUntil,
+          evidence: d.evidence,
+          replyHopLimit: d.replyHopLimit,
+        }));
+        expect(actual).toEqual(expected);
+      }),
+      { numRuns: 300, seed: 4 },
+    );
   });
 });
