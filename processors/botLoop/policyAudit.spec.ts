@@ -388,7 +388,7 @@ describe('agreement with a reference model of the text', () => {
           hopLimit: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
           id: fc.integer({ min: 0, max: 40 }),
         }),
-        { minLength: 1, maxLength: 120 },
+        { minLength: 30, maxLength: 120 },
       ),
       // Mostly small steps either way, now and then a jump of more than a horizon either way.
       fc.array(fc.oneof({ weight: 5, arbitrary: fc.integer({ min: -4000, max: 5000 }) }, { weight: 1, arbitrary: fc.integer({ min: -35_000, max: 35_000 }) }), {

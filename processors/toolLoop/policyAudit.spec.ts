@@ -1,5 +1,6 @@
 // Conformance audit of docs/behaviour.md §4.1–§4.5 (tool side): the cases a strict reader of
 // each sentence would write, at its boundaries. Complements policy/transient/evidence specs.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { given } from '../kernel/spec.js';
 import { parseToolEvent, type ToolOutcome } from './events.js';
@@ -379,5 +380,110 @@ describe('§4.1 shadow with everything on', () => {
     expect(aborts(shadowRun)).toHaveLength(1);
     const other = given(p).whenAll([...toBlock(q), q.call('read', { p: 1 })]);
     expect(other.every((d) => (d as Decision).shadow === null)).toBe(true);
+  });
+});
+
+describe('§4.2 bookkeeping on generated runs', () => {
+  const T0 = 1_700_000_000_000;
+  const limits: Record<string, number> = { strict: 2 };
+  const p = toolLoopSpec(
+    cfg(
+      {
+        escalation: { abortAfterBlocks: 4 },
+        tools: { skip: { exempt: true }, 'ex*': { warningThreshold: 2, criticalThreshold: 3 } },
+        agents: { strict: { escalation: { abortAfterBlocks: 2 } }, lax: { mode: 'shadow' } },
+      },
+      { enabled: true, warningThreshold: 3, criticalThreshold: 4, globalCircuitBreakerThreshold: 6, unknownToolThreshold: 3, historySize: 12 },
+    ),
+  );
+  // Loopy on purpose: mostly the same call with the same result, so blocks and aborts are common.
+  const often = <T>(usual: T, ...rare: T[]) => fc.oneof({ weight: 6, arbitrary: fc.constant(usual) }, ...rare.map((r) => ({ weight: 1, arbitrary: fc.constant(r) })));
+  const base = fc.record({
+    agentId: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('strict', 'lax') }),
+    toolCallId: fc.option(fc.constantFrom('c1', 'c2', 'c3', 'c4'), { nil: undefined }),
+    toolName: often('read', 'exec', 'skip'),
+    args: often({ p: 1 }, { p: 2 }),
+  });
+  const one = fc.oneof(
+    { weight: 6, arbitrary: base.map((b) => ({ type: 'tool_call', ...b })) },
+    { weight: 6, arbitrary: fc.record({ b: base, result: often('same', 'other') }).map(({ b, result }) => ({ type: 'tool_outcome', ...b, toolCallId: undefined, result })) },
+    { weight: 1, arbitrary: fc.constant({ type: 'compaction' }) },
+  );
+  const stream = fc.array(fc.tuple(one, fc.integer({ min: 0, max: 9 })), { minLength: 40, maxLength: 150 }).map((raw) => {
+    const events: RawToolEvent[] = [];
+    raw.forEach(([e, again], i) => {
+      const ev = { sessionKey: 's', runId: 'r', ...e, ts: T0 + i * 1000, eventId: `e${i}` } as unknown as RawToolEvent;
+      events.push(ev);
+      // Now and then an earlier event is redelivered.
+      if (again === 0 && events.length > 1) events.push(events[Math.floor(events.length / 2)]!);
+    });
+    return events;
+  });
+
+  it('counts §2.5 blocks from the run start, aborts once at the limit in force, and repeats the abort after it', () => {
+    const seenAborts = { escalation: 0, compaction: 0, afterAgent: 0 };
+    fc.assert(
+      fc.property(stream, (events) => {
+        let state = p.initialState;
+        let agent: string | undefined;
+        const blocks: RawToolEvent[] = [];
+        let aborted: RunAbort | undefined;
+        const answered = new Map<string, readonly unknown[]>();
+        const seen = new Set<string>();
+        for (const e of events) {
+          const r = given(p, [], state).when(e);
+          state = r.state;
+          const ds = r.decisions as readonly Decision[];
+          const key = `${e.type}:${e.eventId as string}`;
+          if (seen.has(key)) {
+            expect(ds).toEqual(e.type === 'tool_call' ? answered.get(key) : []);
+            continue;
+          }
+          seen.add(key);
+          agent ??= e.agentId as string | undefined;
+          if (e.type === 'tool_call') {
+            answered.set(key, ds.slice(0, 1));
+            const d = ds[0] as ToolDecision;
+            expect(d.type).toBe('tool_decision');
+            if (aborted !== undefined) {
+              expect(ds).toHaveLength(1);
+              expect(d).toMatchObject({ decision: 'block', detector: aborted.detector, count: aborted.count, evidence: aborted.evidence });
+              continue;
+            }
+            if (d.decision !== 'block') {
+              expect(ds).toHaveLength(1);
+              continue;
+            }
+            blocks.push(e);
+            const limit = (agent !== undefined ? limits[agent] : undefined) ?? 4;
+            if (blocks.length < limit) {
+              expect(ds).toHaveLength(1);
+              continue;
+            }
+            const ids = blocks.map((b) => b.toolCallId).filter((id) => id !== undefined);
+            expect(ds).toHaveLength(2);
+            expect(ds[1]).toMatchObject({
+              type: 'run_abort',
+              detector: 'block_escalation',
+              count: blocks.length,
+              toolName: e.toolName,
+              ts: e.ts,
+              evidence: { toolCallIds: ids.slice(-20), since: blocks[0]!.ts },
+            });
+            aborted = ds[1] as RunAbort;
+            seenAborts.escalation++;
+            if (agent === 'strict') seenAborts.afterAgent++;
+          } else if (ds.length > 0) {
+            expect(aborted).toBeUndefined();
+            expect(ds).toMatchObject([{ type: 'run_abort', detector: 'compaction_loop_persisted' }]);
+            aborted = ds[0] as RunAbort;
+            seenAborts.compaction++;
+          }
+        }
+      }),
+      { numRuns: 300, seed: 12 },
+    );
+    // The generator reaches every kind of abort, so the checks above are exercised.
+    expect(Math.min(seenAborts.escalation, seenAborts.compaction, seenAborts.afterAgent)).toBeGreaterThan(10);
   });
 });
