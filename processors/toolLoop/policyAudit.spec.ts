@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { given } from '../kernel/spec.js';
 import { parseToolEvent, type ToolOutcome } from './events.js';
 import type { LoopDetectionBlock, RunAbort, ToolDecision, ToolLoopConfig } from './index.js';
-import type { ToolPolicyBlock } from './policy.js';
+import { globMatch, toolMatcher, type ToolEntry, type ToolPolicyBlock } from './policy.js';
 import { runEvents, toolLoopSpec, type RawToolEvent } from './testing/events.js';
 
 type Decision = ToolDecision | RunAbort;
@@ -485,5 +485,42 @@ describe('§4.2 bookkeeping on generated runs', () => {
     );
     // The generator reaches every kind of abort, so the checks above are exercised.
     expect(Math.min(seenAborts.escalation, seenAborts.compaction, seenAborts.afterAgent)).toBeGreaterThan(10);
+  });
+});
+
+describe('§4.3 matching against a naive oracle', () => {
+  const text = (chars: string[]) => fc.array(fc.constantFrom(...chars), { maxLength: 7 }).map((cs) => cs.join(''));
+  const oracleMatch = (pattern: string, name: string) =>
+    new RegExp(
+      `^${pattern
+        .split('*')
+        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+      's',
+    ).test(name);
+  const oracleEntry = (entries: ReadonlyArray<readonly [string, ToolEntry]>, name: string) => {
+    const exact = entries.find(([k]) => k === name);
+    if (exact) return exact[1];
+    let best: readonly [string, ToolEntry] | undefined;
+    const weight = (p: string) => [...p].filter((c) => c !== '*').length;
+    for (const e of entries) if (e[0].includes('*') && oracleMatch(e[0], name) && (best === undefined || weight(e[0]) > weight(best[0]))) best = e;
+    return best?.[1];
+  };
+  it('globMatch agrees with a regex: * is any run, the rest literal, whole name, case-sensitive', () => {
+    fc.assert(
+      fc.property(text(['a', 'A', 'b', '*', '.']), text(['a', 'A', 'b', '.', '\n']), (pattern, name) => {
+        expect(globMatch(pattern, name)).toBe(oracleMatch(pattern, name));
+      }),
+      { numRuns: 2000, seed: 3 },
+    );
+  });
+  it('picks the exact key, else the most literal matching pattern, ties to the first', () => {
+    const entries = fc.uniqueArray(text(['a', 'b', '*']), { minLength: 1, maxLength: 6 }).map((keys) => keys.map((k, i) => [k, { warningThreshold: i + 1 }] as const));
+    fc.assert(
+      fc.property(entries, text(['a', 'b']), (es, name) => {
+        expect(toolMatcher(es)(name)).toBe(oracleEntry(es, name));
+      }),
+      { numRuns: 2000, seed: 5 },
+    );
   });
 });
