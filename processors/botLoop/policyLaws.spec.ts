@@ -21,7 +21,7 @@ const stream: fc.Arbitrary<ChannelEvent[]> = fc
         conversationId: fc.constantFrom('c1', 'c2'),
         hopLimit: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
       }),
-      { minLength: 1, maxLength: 150 },
+      { minLength: 40, maxLength: 150 },
     ),
     fc.array(fc.integer({ min: -3000, max: 6000 }), { minLength: 1, maxLength: 5 }),
   )

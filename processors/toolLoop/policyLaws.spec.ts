@@ -43,7 +43,7 @@ const eventArb: fc.Arbitrary<Omit<RawToolEvent, 'ts'>> = (() => {
 })();
 
 const stream = fc
-  .tuple(fc.array(eventArb, { minLength: 1, maxLength: 120 }), fc.integer({ min: 0, max: 3000 }))
+  .tuple(fc.array(eventArb, { minLength: 40, maxLength: 120 }), fc.integer({ min: 0, max: 3000 }))
   .map(([events, gap]) => events.map((e, i) => ({ ...e, ts: T0 + i * gap, eventId: `e${i}` }) as unknown as RawToolEvent));
 
 const decide = (events: readonly RawToolEvent[], state: RunState = p.initialState) => fold(p, state, events);
