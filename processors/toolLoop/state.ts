@@ -108,7 +108,25 @@ export const NOTIFY_EVERY = 10;
 export const MAX_EVENT_IDS = 4096;
 export const MAX_HISTORY_SIZE = 1000;
 
-export const initialRunState: RunState = { lastTs: null, agentId: null, history: [], guard: null, aborted: null, blocked: null, warnings: [], seen: emptyIds(MAX_EVENT_IDS) };
+/**
+ * Every state the fold makes is made here, as one literal with its fields in one order: spreads
+ * of states gave V8 eight shapes of RunState, and every read of a state in the fold went
+ * megamorphic.
+ */
+export function runState(
+  lastTs: number | null,
+  agentId: string | null,
+  history: readonly ToolRecord[],
+  guard: CompactionGuard | null,
+  aborted: Aborted | null,
+  blocked: Blocked | null,
+  warnings: RunState['warnings'],
+  seen: RunState['seen'],
+): RunState {
+  return { lastTs, agentId, history, guard, aborted, blocked, warnings, seen };
+}
+
+export const initialRunState: RunState = runState(null, null, [], null, null, null, [], emptyIds(MAX_EVENT_IDS));
 
 export const seenKey = (type: string, eventId: string): string => `${type}\u0000${eventId}`;
 
