@@ -132,9 +132,9 @@ export const seenKey = (type: string, eventId: string): string => `${type}\u0000
 
 export function appendRecord(history: readonly ToolRecord[], record: ToolRecord, historySize: number): readonly ToolRecord[] {
   const from = Math.max(0, history.length + 1 - historySize);
-  const next = history.slice(from);
-  next.push(record);
-  return next;
+  // concat, not slice and push: a push grows the copy's store by half again, and every state
+  // version holds its own copy.
+  return (from === 0 ? history : history.slice(from)).concat(record);
 }
 
 /**
