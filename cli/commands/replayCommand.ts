@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { configOption, positiveInt } from '../options.js';
 import { openInput } from '../jsonLines.js';
+import { lazyLogger } from '../lazyLogger.js';
 import { progressBar } from '../progress.js';
 import { replay } from './replay.js';
 
@@ -25,7 +26,7 @@ export function registerReplay(program: Command, ctx: Context): void {
     )
     .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number }) => {
       const config = ctx.config(opts);
-      const log = ctx.logger(config, 'replay');
+      const log = lazyLogger(config, () => ctx.logger(config, 'replay'));
       const input = openInput(file);
       const stats = await replay(
         config,

@@ -5,9 +5,9 @@ import type { Readable, Writable } from 'node:stream';
 import { buildTopology } from '../../topology/build.js';
 import type { LoopguardConfig } from '../../topology/config.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
-import type { Logger } from '../../topology/logger.js';
 import { InMemoryDriver } from '../../topology/testing/driver.js';
 import type { Topology } from '../../topology/topology.js';
+import type { LazyLogger } from '../lazyLogger.js';
 import type { Progress } from '../progress.js';
 import { lineChunks, splitLines } from './batches.js';
 import { parseLine, type ParsedLine } from './parse.js';
@@ -29,7 +29,7 @@ export interface ReplayStats {
 /** The first 1 MB is parsed on this thread: a small file does not wait for a worker to start. */
 const WORKERS_FROM_BYTES = 1 << 20;
 
-export async function replay(config: LoopguardConfig, input: Readable, output: Writable, opts: ReplayOptions, log: Logger, progress?: Progress): Promise<ReplayStats> {
+export async function replay(config: LoopguardConfig, input: Readable, output: Writable, opts: ReplayOptions, log: LazyLogger, progress?: Progress): Promise<ReplayStats> {
   const topology = buildTopology(config);
   const fold = new Fold(topology, new InMemoryDriver(topology, opts.partitions), opts.skipInvalid, log);
   // Chunks in flight: enough 64 KB chunks that a worker always has the next one.
@@ -89,7 +89,7 @@ class Fold {
     private readonly topology: Topology,
     private readonly driver: InMemoryDriver,
     private readonly skipInvalid: boolean,
-    private readonly log: Logger,
+    private readonly log: LazyLogger,
   ) {}
 
   /** Parses and folds lines on this thread, one at a time (each event is garbage before the next). */

@@ -10,7 +10,6 @@ export function hashValue(value: unknown): string {
   return sha256(canonicalJson(value));
 }
 
-
 /** `<toolName>:` + hash of the args. */
 export function hashArgs(toolName: string, args: unknown): string {
   return `${toolName}:${hashValue(args)}`;

@@ -53,7 +53,8 @@ export class InMemoryDriver {
 
   private tasksOf(node: ProcessorNode): NodeTasks {
     let n = this.nodes.get(node);
-    if (n === undefined) this.nodes.set(node, (n = { tasks: new Array<PartitionTask | undefined>(this.partitions).fill(undefined), nextOffset: new Array<number>(this.partitions).fill(0) }));
+    if (n === undefined)
+      this.nodes.set(node, (n = { tasks: new Array<PartitionTask | undefined>(this.partitions).fill(undefined), nextOffset: new Array<number>(this.partitions).fill(0) }));
     return n;
   }
 }
