@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { configOption, positiveInt } from '../options.js';
@@ -21,7 +21,7 @@ export function registerReplay(program: Command, ctx: Context): void {
     )
     .addOption(
       new Option('--workers <n>', 'threads that parse and hash input while the main one folds (0: none); output is the same either way')
-        .default(defaultWorkers(), 'one per spare core, at most 2')
+        .default(defaultWorkers(), 'one per idle core beyond this one (by load average), at most 2')
         .argParser((v) => nonNegativeInt(v, '--workers')),
     )
     .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number }) => {
@@ -44,7 +44,9 @@ export function registerReplay(program: Command, ctx: Context): void {
     });
 }
 
-const defaultWorkers = () => Math.min(2, Math.max(0, availableParallelism() - 1));
+// Workers only pay on cores nobody else is using: on a busy machine they take turns with this
+// thread and the hand-over costs more than it saves (measured in bench/README.md).
+const defaultWorkers = () => Math.min(2, Math.max(0, Math.round(availableParallelism() - (loadavg()[0] ?? 0)) - 1));
 
 function nonNegativeInt(v: string, name: string): number {
   const n = Number(v);
