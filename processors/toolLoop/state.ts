@@ -132,9 +132,13 @@ export const seenKey = (type: string, eventId: string): string => `${type}\u0000
 
 export function appendRecord(history: readonly ToolRecord[], record: ToolRecord, historySize: number): readonly ToolRecord[] {
   const from = Math.max(0, history.length + 1 - historySize);
-  // concat, not slice and push: a push grows the copy's store by half again, and every state
-  // version holds its own copy.
-  return (from === 0 ? history : history.slice(from)).concat(record);
+  // Copied into a store of the exact size: slice and push grows the copy's store by half again,
+  // and every state version holds its own copy; concat is slower.
+  const n = history.length - from;
+  const next = new Array<ToolRecord>(n + 1);
+  for (let i = 0; i < n; i++) next[i] = history[from + i]!;
+  next[n] = record;
+  return next;
 }
 
 /**
