@@ -32,7 +32,7 @@ const WORKERS_FROM_BYTES = 1 << 20;
 export async function replay(config: LoopguardConfig, input: Readable, output: Writable, opts: ReplayOptions, log: LazyLogger, progress?: Progress): Promise<ReplayStats> {
   const topology = buildTopology(config);
   const fold = new Fold(topology, new InMemoryDriver(topology, opts.partitions), opts.skipInvalid, log);
-  // Chunks in flight: enough 64 KB chunks that a worker always has the next one.
+  // Chunks in flight: enough 112 KB chunks that a worker always has the next one.
   const ahead = Math.max(1, 8 * opts.workers);
   let pool: ParsePool | undefined;
   let seen = 0;
