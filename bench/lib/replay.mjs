@@ -16,8 +16,9 @@ const RSS_GOAL_MB = 130;
 const FLAT_TOLERANCE = 1.1;
 
 export const replayArgs = (file) => [CLI, 'replay', '--config', CONFIG, file];
-// replay's own default (cli/commands/replayCommand.ts), as of the start of the bench.
-const defaultWorkers = Math.min(2, Math.max(0, Math.round(availableParallelism() - loadavg()[0]) - 1));
+// replay's own default (cli/commands/replayCommand.ts), as of the start of the bench: that many
+// workers for raw input, none for pre-hashed input.
+const defaultWorkers = Math.min(2, availableParallelism() - 1, Math.max(0, Math.floor(availableParallelism() - loadavg()[0] + 0.5)));
 
 const k = (n) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
@@ -42,7 +43,7 @@ export async function throughput({ rounds, quick }, log) {
   const s = await interleaved(rounds, steps, (name, r, x) => log(`round ${r + 1} ${name}: ${fmt.rate(x.rate)}, ${fmt.ms(x.ms)}, max RSS ${fmt.mb(x.rssMB)}`));
   const [pRaw, lRaw, pHashed, lHashed] = s.map((xs) => ({ rate: median(xs.map((x) => x.rate)), rss: median(xs.map((x) => x.rssMB)) }));
   const size = k(raw.events);
-  const workers = `--workers default (by load average: ${defaultWorkers} at the start)`;
+  const workers = `--workers default (by load average and line length: ${defaultWorkers} for raw input at the start, 0 for pre-hashed)`;
   return [
     row(`replay, raw ${size} stream, events/s incl. start (vs read + JSON.parse only)`, {
       value: lRaw.rate,

@@ -16,9 +16,16 @@ import type { ParsePool } from './pool.js';
 export interface ReplayOptions {
   readonly skipInvalid: boolean;
   readonly partitions: number;
-  /** Parse workers; 0 parses on this thread. */
-  readonly workers: number;
+  /** Parse workers; 0 parses on this thread. Auto: that many if the input is raw (see RAW_LINE_BYTES), else 0. */
+  readonly workers: number | Auto;
 }
+
+export interface Auto {
+  readonly auto: number;
+}
+
+/** Lines this long on average carry raw arguments and results: hashing them outweighs handing them back. */
+const RAW_LINE_BYTES = 1024;
 
 export interface ReplayStats {
   events: number;
@@ -33,7 +40,8 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
   const topology = buildTopology(config);
   const fold = new Fold(topology, new InMemoryDriver(topology, opts.partitions), opts.skipInvalid, log);
   // Chunks in flight: enough 112 KB chunks that a worker always has the next one.
-  const ahead = Math.max(1, 8 * opts.workers);
+  const most = typeof opts.workers === 'number' ? opts.workers : opts.workers.auto;
+  const ahead = Math.max(1, 8 * most);
   let pool: ParsePool | undefined;
   let seen = 0;
   // Chunks handed to workers, oldest first; each is folded only after every chunk before it.
@@ -51,9 +59,9 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
   try {
     for await (const chunk of lineChunks(input)) {
       seen += chunk.length;
-      if (pool === undefined && opts.workers > 0 && seen > WORKERS_FROM_BYTES) {
-        pool = await startPool(opts.workers);
-        log.debug({ workers: opts.workers }, 'parse workers started');
+      if (pool === undefined && most > 0 && seen > WORKERS_FROM_BYTES && (typeof opts.workers === 'number' || seen / Math.max(1, fold.lineCount) >= RAW_LINE_BYTES)) {
+        pool = await startPool(most);
+        log.debug({ workers: most }, 'parse workers started');
       }
       if (pool === undefined) await emit(fold.lines(splitLines(chunk)), chunk.length);
       else {
@@ -84,6 +92,11 @@ class Fold {
   readonly stats: ReplayStats = { events: 0, decisions: 0, invalid: 0 };
   private lineNo = 0;
   private out = '';
+
+  /** Lines folded so far. */
+  get lineCount(): number {
+    return this.lineNo;
+  }
 
   constructor(
     private readonly topology: Topology,
