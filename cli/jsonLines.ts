@@ -29,7 +29,10 @@ export function openInput(file: string | undefined): InputSource {
     closeSync(fd);
     throw new LoopguardError(ERROR_CODES.usage, `cannot read ${file}: it is a directory`, { file });
   }
-  return { stream: createReadStream(file, { fd, highWaterMark: 1 << 20 }), size: stat.isFile() ? stat.size : undefined };
+  // 112 KB reads: a chunk, and the string it is decoded into, stay below V8's large-object size
+  // (128 KB), so they die young instead of holding old space until a full GC (1 MB reads: +50 MB
+  // RSS on replay's standard raw stream); 64 KB cost 10 % more time in per-chunk overhead.
+  return { stream: createReadStream(file, { fd, highWaterMark: 112 << 10 }), size: stat.isFile() ? stat.size : undefined };
 }
 
 /** Raw lines (without the newline), split on \n with a trailing \r dropped. */

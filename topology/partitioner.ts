@@ -4,8 +4,8 @@
 
 const M = 0x5bd1e995;
 
-export function murmur2(data: Uint8Array): number {
-  const length = data.length;
+/** murmur2 of the first `length` bytes of `data`. */
+export function murmur2(data: Uint8Array, length = data.length): number {
   let h = 0x9747b28c ^ length;
   const length4 = length >>> 2;
   for (let i = 0; i < length4; i++) {
@@ -32,6 +32,21 @@ export function murmur2(data: Uint8Array): number {
   return h | 0;
 }
 
+// Keys are encoded into one reused buffer: this runs once per event, and a Buffer per key was a
+// visible share of replay's allocation. ASCII (every key loopguard makes itself) is copied by
+// hand, which is its UTF-8; anything else is encoded. Three bytes per UTF-16 unit suffice.
+let scratch = Buffer.allocUnsafe(1024);
+
 export function partitionFor(key: string, partitions: number): number {
-  return (murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff) % partitions;
+  if (key.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(key.length * 3);
+  let length = key.length;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c > 0x7f) {
+      length = scratch.write(key, 0, 'utf8');
+      break;
+    }
+    scratch[i] = c;
+  }
+  return (murmur2(scratch, length) & 0x7fffffff) % partitions;
 }

@@ -39,6 +39,8 @@ export interface TaskOptions {
   readonly maxFutureSkewMs: number;
   /** The processing host's clock: consulted only for the future-skew limit, never for decisions. */
   readonly now: () => number;
+  /** False when nothing reads `drainDirty` (the in-memory driver): changed keys are not tracked. */
+  readonly changelog?: boolean;
 }
 
 export const DEFAULT_TASK_OPTIONS: TaskOptions = { maxFutureSkewMs: 300_000, now: Date.now };
@@ -52,11 +54,15 @@ export class PartitionTask {
   /** Keys changed since the last `drainDirty`: what the changelog must receive. */
   private readonly dirty = new Set<string>();
 
+  private readonly tracksDirty: boolean;
+
   constructor(
     readonly node: ProcessorNode,
     readonly partition: number,
     private readonly options: TaskOptions = DEFAULT_TASK_OPTIONS,
-  ) {}
+  ) {
+    this.tracksDirty = options.changelog !== false;
+  }
 
   get size(): number {
     return this.entries.size;
@@ -135,14 +141,14 @@ export class PartitionTask {
       if (e !== undefined && e.offset < committedOffset) {
         this.entries.delete(k);
         this.markers.delete(k);
-        this.dirty.add(k);
+        if (this.tracksDirty) this.dirty.add(k);
       }
     }
   }
 
   private put(key: string, entry: StoreEntry): void {
     this.entries.set(key, entry);
-    this.dirty.add(key);
+    if (this.tracksDirty) this.dirty.add(key);
     if (this.node.process.isEmpty(entry.state)) this.markers.add(key);
     else this.markers.delete(key);
   }

@@ -1,7 +1,7 @@
 // `loopguard replay` end to end, each figure next to its baseline in one interleaved series:
 // throughput and peak RSS against read + JSON.parse only (bench/parse-only.mjs, replay's own
 // reader), RSS as the stream grows, and start-up against bare `node`.
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { interleaved, median, timedNode } from './proc.mjs';
 import { freeBytes, oneLineFile, RAW_BYTES_PER_EVENT, ROOT, stream } from './streams.mjs';
@@ -16,7 +16,9 @@ const RSS_GOAL_MB = 130;
 const FLAT_TOLERANCE = 1.1;
 
 export const replayArgs = (file) => [CLI, 'replay', '--config', CONFIG, file];
-const defaultWorkers = Math.min(2, Math.max(0, availableParallelism() - 1));
+// replay's own default (cli/commands/replayCommand.ts), as of the start of the bench: that many
+// workers for raw input, none for pre-hashed input.
+const defaultWorkers = Math.min(2, availableParallelism() - 1, Math.max(0, Math.floor(availableParallelism() - loadavg()[0] + 0.5)));
 
 const k = (n) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
@@ -41,7 +43,7 @@ export async function throughput({ rounds, quick }, log) {
   const s = await interleaved(rounds, steps, (name, r, x) => log(`round ${r + 1} ${name}: ${fmt.rate(x.rate)}, ${fmt.ms(x.ms)}, max RSS ${fmt.mb(x.rssMB)}`));
   const [pRaw, lRaw, pHashed, lHashed] = s.map((xs) => ({ rate: median(xs.map((x) => x.rate)), rss: median(xs.map((x) => x.rssMB)) }));
   const size = k(raw.events);
-  const workers = `--workers default (${defaultWorkers})`;
+  const workers = `--workers default (by load average and line length: ${defaultWorkers} for raw input at the start, 0 for pre-hashed)`;
   return [
     row(`replay, raw ${size} stream, events/s incl. start (vs read + JSON.parse only)`, {
       value: lRaw.rate,

@@ -1,2 +1,2 @@
 // `loopguard replay` lives in cli/replay/: batches, parse workers and the ordered fold.
-export { replay, type ReplayOptions, type ReplayStats } from '../replay/run.js';
+export { replay, type Auto, type ReplayOptions, type ReplayStats } from '../replay/run.js';

@@ -1,10 +1,11 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { configOption, positiveInt } from '../options.js';
 import { openInput } from '../jsonLines.js';
+import { lazyLogger } from '../lazyLogger.js';
 import { progressBar } from '../progress.js';
-import { replay } from './replay.js';
+import { replay, type Auto } from './replay.js';
 
 export function registerReplay(program: Command, ctx: Context): void {
   program
@@ -20,12 +21,12 @@ export function registerReplay(program: Command, ctx: Context): void {
     )
     .addOption(
       new Option('--workers <n>', 'threads that parse and hash input while the main one folds (0: none); output is the same either way')
-        .default(defaultWorkers(), 'one per spare core, at most 2')
+        .default(defaultWorkers(), 'for raw input (lines of 1 KB and more), one per idle core beyond this one by load average, at most 2; otherwise 0')
         .argParser((v) => nonNegativeInt(v, '--workers')),
     )
-    .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number }) => {
+    .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number | Auto }) => {
       const config = ctx.config(opts);
-      const log = ctx.logger(config, 'replay');
+      const log = lazyLogger(config, () => ctx.logger(config, 'replay'));
       const input = openInput(file);
       const stats = await replay(
         config,
@@ -43,7 +44,15 @@ export function registerReplay(program: Command, ctx: Context): void {
     });
 }
 
-const defaultWorkers = () => Math.min(2, Math.max(0, availableParallelism() - 1));
+// Workers only pay on cores nobody else is using (on a busy machine they take turns with this
+// thread and the hand-over costs more than it saves), and only for input whose parsing and
+// hashing outweigh handing the parsed events back: raw tool events, not pre-hashed ones
+// (measured in bench/README.md). The input's kind is judged by replay from its first 1 MB.
+const defaultWorkers = (): Auto => {
+  const cores = availableParallelism();
+  const idle = cores - (loadavg()[0] ?? 0);
+  return { auto: Math.min(2, cores - 1, Math.max(0, Math.floor(idle + 0.5))) };
+};
 
 function nonNegativeInt(v: string, name: string): number {
   const n = Number(v);

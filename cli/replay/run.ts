@@ -5,19 +5,27 @@ import type { Readable, Writable } from 'node:stream';
 import { buildTopology } from '../../topology/build.js';
 import type { LoopguardConfig } from '../../topology/config.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
-import type { Logger } from '../../topology/logger.js';
 import { InMemoryDriver } from '../../topology/testing/driver.js';
+import type { Topology } from '../../topology/topology.js';
+import type { LazyLogger } from '../lazyLogger.js';
 import type { Progress } from '../progress.js';
-import { lineChunks } from './batches.js';
-import { parseChunk, type ParsedLine } from './parse.js';
-import { ParsePool } from './pool.js';
+import { lineChunks, splitLines } from './batches.js';
+import { parseLine, type ParsedLine } from './parse.js';
+import type { ParsePool } from './pool.js';
 
 export interface ReplayOptions {
   readonly skipInvalid: boolean;
   readonly partitions: number;
-  /** Parse workers; 0 parses on this thread. */
-  readonly workers: number;
+  /** Parse workers; 0 parses on this thread. Auto: that many if the input is raw (see RAW_LINE_BYTES), else 0. */
+  readonly workers: number | Auto;
 }
+
+export interface Auto {
+  readonly auto: number;
+}
+
+/** Lines this long on average carry raw arguments and results: hashing them outweighs handing them back. */
+const RAW_LINE_BYTES = 1024;
 
 export interface ReplayStats {
   events: number;
@@ -25,63 +33,116 @@ export interface ReplayStats {
   invalid: number;
 }
 
-interface Parsing {
-  readonly bytes: number;
-  readonly parsed: readonly ParsedLine[] | Promise<readonly ParsedLine[]>;
-}
+/** The first 1 MB is parsed on this thread: a small file does not wait for a worker to start. */
+const WORKERS_FROM_BYTES = 1 << 20;
 
-export async function replay(config: LoopguardConfig, input: Readable, output: Writable, opts: ReplayOptions, log: Logger, progress?: Progress): Promise<ReplayStats> {
+export async function replay(config: LoopguardConfig, input: Readable, output: Writable, opts: ReplayOptions, log: LazyLogger, progress?: Progress): Promise<ReplayStats> {
   const topology = buildTopology(config);
-  const driver = new InMemoryDriver(topology, opts.partitions);
-  const stats: ReplayStats = { events: 0, decisions: 0, invalid: 0 };
-  const pool = opts.workers > 0 ? new ParsePool(opts.workers) : undefined;
-  const ahead = Math.max(1, 2 * opts.workers);
-
-  let lineNo = 0;
-  const fold = async ({ bytes, parsed }: Parsing): Promise<void> => {
-    const results = await parsed;
-    const firstLineNo = lineNo + 1;
-    lineNo += results.length;
-    const lines: string[] = [];
-    for (let i = 0; i < results.length; i++) {
-      const p = results[i]!;
-      if (p === null) continue;
-      const r = p.ok ? driver.pipeParsed(topology.nodes[p.node]!, p.event) : p;
-      if (!r.ok) {
-        stats.invalid++;
-        const at = firstLineNo + i;
-        if (!opts.skipInvalid) {
-          await write(output, lines);
-          throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${at}: ${r.reason}`, { line: at });
-        }
-        log.warn({ line: at, reason: r.reason }, 'skipped invalid event');
-        continue;
-      }
-      stats.events++;
-      for (const d of r.decisions) lines.push(JSON.stringify(d));
+  const fold = new Fold(topology, new InMemoryDriver(topology, opts.partitions), opts.skipInvalid, log);
+  // Chunks in flight: enough 112 KB chunks that a worker always has the next one.
+  const most = typeof opts.workers === 'number' ? opts.workers : opts.workers.auto;
+  const ahead = Math.max(1, 8 * most);
+  let pool: ParsePool | undefined;
+  let seen = 0;
+  // Chunks handed to workers, oldest first; each is folded only after every chunk before it.
+  const queue: Array<{ readonly bytes: number; readonly parsed: Promise<readonly ParsedLine[]> }> = [];
+  const drain = async (keep: number) => {
+    while (queue.length > keep) {
+      const q = queue.shift()!;
+      await emit(fold.parsed(await q.parsed), q.bytes);
     }
-    stats.decisions += lines.length;
-    await write(output, lines);
+  };
+  const emit = async (text: string, bytes: number) => {
+    await write(output, text);
     progress?.add(bytes);
   };
-
-  const queue: Parsing[] = [];
   try {
     for await (const chunk of lineChunks(input)) {
-      queue.push({ bytes: chunk.length, parsed: pool ? pool.parse(chunk) : parseChunk(topology, chunk) });
-      if (queue.length >= ahead) await fold(queue.shift()!);
+      seen += chunk.length;
+      if (pool === undefined && most > 0 && seen > WORKERS_FROM_BYTES && (typeof opts.workers === 'number' || seen / Math.max(1, fold.lineCount) >= RAW_LINE_BYTES)) {
+        pool = await startPool(most);
+        log.debug({ workers: most }, 'parse workers started');
+      }
+      if (pool === undefined) await emit(fold.lines(splitLines(chunk)), chunk.length);
+      else {
+        queue.push({ bytes: chunk.length, parsed: pool.parse(chunk) });
+        await drain(ahead - 1);
+      }
     }
-    while (queue.length > 0) await fold(queue.shift()!);
+    await drain(0);
+  } catch (e) {
+    // What was folded before the failure is written; the failure is reported after it.
+    await write(output, fold.take());
+    throw e;
   } finally {
-    for (const q of queue) if (q.parsed instanceof Promise) q.parsed.catch(() => undefined);
+    for (const q of queue) q.parsed.catch(() => undefined);
     await pool?.close();
   }
   progress?.stop();
-  return stats;
+  return fold.stats;
+}
+
+async function startPool(size: number): Promise<ParsePool> {
+  const { ParsePool } = await import('./pool.js');
+  return new ParsePool(size);
+}
+
+/** The fold of parsed lines, in input order, into decision lines (JSON text). */
+class Fold {
+  readonly stats: ReplayStats = { events: 0, decisions: 0, invalid: 0 };
+  private lineNo = 0;
+  private out = '';
+
+  /** Lines folded so far. */
+  get lineCount(): number {
+    return this.lineNo;
+  }
+
+  constructor(
+    private readonly topology: Topology,
+    private readonly driver: InMemoryDriver,
+    private readonly skipInvalid: boolean,
+    private readonly log: LazyLogger,
+  ) {}
+
+  /** Parses and folds lines on this thread, one at a time (each event is garbage before the next). */
+  lines(texts: readonly string[]): string {
+    for (let i = 0; i < texts.length; i++) this.one(parseLine(this.topology, texts[i]!));
+    return this.take();
+  }
+
+  /** Folds lines a worker parsed. */
+  parsed(results: readonly ParsedLine[]): string {
+    for (let i = 0; i < results.length; i++) this.one(results[i]!);
+    return this.take();
+  }
+
+  /** The decision lines folded since the last call. */
+  take(): string {
+    const text = this.out;
+    this.out = '';
+    return text;
+  }
+
+  private one(p: ParsedLine): void {
+    const at = ++this.lineNo;
+    if (p === null) return;
+    const r = p.ok ? this.driver.pipeParsed(this.topology.nodes[p.node]!, p.event) : p;
+    if (!r.ok) {
+      this.stats.invalid++;
+      if (!this.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${at}: ${r.reason}`, { line: at });
+      this.log.warn({ line: at, reason: r.reason }, 'skipped invalid event');
+      return;
+    }
+    this.stats.events++;
+    const ds = r.decisions;
+    for (let j = 0; j < ds.length; j++) this.out += JSON.stringify(ds[j]) + '\n';
+    this.stats.decisions += ds.length;
+  }
 }
 
 /** One write per batch, waiting while the consumer is behind (constant memory). */
-async function write(output: Writable, lines: readonly string[]): Promise<void> {
-  if (lines.length === 0) return;
-  if (!output.write(lines.join('\n') + '\n')) await new Promise<void>((resolve) => output.once('drain', resolve));
+async function write(output: Writable, text: string): Promise<void> {
+  if (text.length === 0) return;
+  if (!output.write(text)) await new Promise<void>((resolve) => output.once('drain', resolve));
 }

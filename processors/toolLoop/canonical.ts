@@ -22,8 +22,8 @@ export const MAX_DEPTH = 512;
 
 export function canonicalJson(value: unknown): string {
   try {
-    const plain = sortedPlain(value, 0);
-    if (plain !== NOT_PLAIN) return JSON.stringify(plain);
+    const text = writePlain(value, 0);
+    if (text !== NOT_PLAIN) return text;
   } catch (e) {
     if (e !== TOO_DEEP) throw e;
   }
@@ -36,45 +36,44 @@ export function writeCanonical(value: unknown): string {
 }
 
 // The fast path, for values shaped as JSON.parse makes them (plain objects and arrays,
-// well-formed strings, finite numbers, booleans, null): put keys in canonical order — reusing
-// every object already in order — and let the native serialiser write the text. Anything else
-// (undefined, NaN, Dates, cycles, lone surrogates, index-like keys out of order) takes the
-// general writer, which gives the same text for these values, only slower.
+// well-formed strings, finite numbers, booleans, null): written in one walk, keys in canonical
+// order, each string as JSON.stringify writes it. Anything else (undefined, NaN, Dates, cycles,
+// lone surrogates, index-like keys out of order) takes the general writer, which gives the same
+// text for these values, only slower.
 const NOT_PLAIN = Symbol('not plain');
 const TOO_DEEP = Symbol('too deep');
 const INDEX_LIKE = /^(?:0|[1-9]\d{0,9})$/;
 
-function sortedPlain(value: unknown, depth: number): unknown {
+function writePlain(value: unknown, depth: number): string | typeof NOT_PLAIN {
   switch (typeof value) {
     case 'string':
-      return value.isWellFormed() ? value : NOT_PLAIN;
+      return value.isWellFormed() ? quote(value) : NOT_PLAIN;
     case 'number':
-      return Number.isFinite(value) ? value : NOT_PLAIN;
+      // Number#toString is JSON's number text for every finite number (-0 is "0").
+      return Number.isFinite(value) ? String(value) : NOT_PLAIN;
     case 'boolean':
-      return value;
+      return value ? 'true' : 'false';
     case 'object':
-      if (value === null) return null;
+      if (value === null) return 'null';
       if (depth >= MAX_DEPTH) throw TOO_DEEP; // deep, or a cycle: the general writer tells which
-      return Array.isArray(value) ? sortedArray(value, depth) : sortedObject(value, depth);
+      return Array.isArray(value) ? writePlainArray(value, depth) : writePlainObject(value, depth);
     default:
       return NOT_PLAIN;
   }
 }
 
-function sortedArray(items: readonly unknown[], depth: number): unknown {
+function writePlainArray(items: readonly unknown[], depth: number): string | typeof NOT_PLAIN {
   if (Object.getPrototypeOf(items) !== Array.prototype) return NOT_PLAIN;
-  let copy: unknown[] | undefined;
+  let out = '[';
   for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    const v = sortedPlain(item, depth + 1);
+    const v = writePlain(items[i], depth + 1);
     if (v === NOT_PLAIN) return NOT_PLAIN;
-    if (copy === undefined && v !== item) copy = items.slice(0, i);
-    if (copy !== undefined) copy.push(v);
+    out += i === 0 ? v : ',' + v;
   }
-  return copy ?? items;
+  return out + ']';
 }
 
-function sortedObject(obj: object, depth: number): unknown {
+function writePlainObject(obj: object, depth: number): string | typeof NOT_PLAIN {
   const proto = Object.getPrototypeOf(obj);
   if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
   const keys = Object.keys(obj);
@@ -86,23 +85,50 @@ function sortedObject(obj: object, depth: number): unknown {
     if (i > 0 && keys[i - 1]! > k) inOrder = false;
     if (!indexLike && INDEX_LIKE.test(k)) indexLike = true;
   }
-  const values = new Array<unknown>(keys.length);
-  let changed = !inOrder;
-  for (let i = 0; i < keys.length; i++) {
-    const v = (obj as Record<string, unknown>)[keys[i]!];
-    const s = sortedPlain(v, depth + 1);
-    if (s === NOT_PLAIN) return NOT_PLAIN;
-    values[i] = s;
-    if (s !== v) changed = true;
+  if (!inOrder) {
+    // An object orders index-like keys numerically whatever the insertion order.
+    if (indexLike) return NOT_PLAIN;
+    keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
-  if (!changed) return obj;
-  // An object orders index-like keys numerically whatever the insertion order.
-  if (indexLike && !inOrder) return NOT_PLAIN;
-  const order = keys.map((_, i) => i);
-  if (!inOrder) order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const i of order) out[keys[i]!] = values[i];
-  return out;
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = writePlain((obj as Record<string, unknown>)[k], depth + 1);
+    if (v === NOT_PLAIN) return NOT_PLAIN;
+    out += (i === 0 ? '' : ',') + quote(k) + ':' + v;
+  }
+  return out + '}';
+}
+
+/** JSON.stringify of a well-formed string; long strings without anything to escape are only quoted. */
+function quote(s: string): string {
+  return s.length >= LONG_STRING && !needsEscape(s) ? '"' + s + '"' : JSON.stringify(s);
+}
+
+// JSON.stringify escapes only '"', '\\' and U+0000–U+001F in a well-formed string, and scans a
+// long string several times slower than this check: its Latin-1 bytes (a character above
+// U+00FF becomes its low byte, which can only add false alarms), four at a time.
+const LONG_STRING = 64;
+let scratch = Buffer.allocUnsafe(1 << 16);
+let words = new Uint32Array(scratch.buffer, scratch.byteOffset, scratch.length >>> 2);
+
+function needsEscape(s: string): boolean {
+  const n = s.length;
+  if (n + 4 > scratch.length) {
+    scratch = Buffer.allocUnsafe(2 * n + 8);
+    words = new Uint32Array(scratch.buffer, scratch.byteOffset, scratch.length >>> 2);
+  }
+  scratch.write(s, 0, 'latin1');
+  scratch.fill(0x41, n, n + 4); // pad the last word with a byte that needs nothing
+  const m = (n + 3) >>> 2;
+  for (let i = 0; i < m; i++) {
+    const x = words[i]!;
+    const q = x ^ 0x22222222; // '"'
+    const b = x ^ 0x5c5c5c5c; // '\\'
+    // A byte below 0x20, or a zero byte of q or b, sets its high bit here (with possible false alarms).
+    if ((((x - 0x20202020) & ~x) | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b)) & 0x80808080) return true;
+  }
+  return false;
 }
 
 function write(value: unknown, path: Set<object>): string {

@@ -148,18 +148,27 @@ export function detect(history: readonly ToolRecord[], call: CallFacts, cfg: Res
     if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.knownPollNoProgress, count: noProgressStreak, warningKey, evidence: streak() };
     if (noProgressStreak >= cfg.warningThreshold) return { decision: 'warn', detector: DETECTORS.knownPollNoProgress, count: noProgressStreak, warningKey, evidence: streak() };
   }
+  // Warning keys and findings are built only once a rule matches: this runs for every call.
   if (cfg.detectors.pingPong) {
     const pp = pingPong(history, argsHash);
-    const found = { detector: DETECTORS.pingPong, count: pp.count, pairedToolName: pp.pairedToolName, warningKey: `pingpong|${pp.pairKey}` };
-    // The tail is count − 1 records: the current call is not listed.
-    if (pp.count >= cfg.criticalThreshold && pp.noProgressEvidence) return { decision: 'block', ...found, evidence: evidenceOf(newest(history, pp.count - 1)) };
-    if (pp.count >= cfg.warningThreshold) return { decision: 'warn', ...found, evidence: evidenceOf(newest(history, pp.count - 1)) };
+    if (pp.count >= cfg.warningThreshold || pp.count >= cfg.criticalThreshold) {
+      const found = { detector: DETECTORS.pingPong, count: pp.count, pairedToolName: pp.pairedToolName, warningKey: `pingpong|${pp.pairKey}` };
+      // The tail is count − 1 records: the current call is not listed.
+      if (pp.count >= cfg.criticalThreshold && pp.noProgressEvidence) return { decision: 'block', ...found, evidence: evidenceOf(newest(history, pp.count - 1)) };
+      if (pp.count >= cfg.warningThreshold) return { decision: 'warn', ...found, evidence: evidenceOf(newest(history, pp.count - 1)) };
+    }
   }
   if (!poll && cfg.detectors.genericRepeat) {
-    const warningKey = `generic|${toolName}|${argsHash}`;
-    if (noProgressStreak >= cfg.criticalThreshold) return { decision: 'block', detector: DETECTORS.genericRepeat, count: noProgressStreak, warningKey, evidence: streak() };
+    if (noProgressStreak >= cfg.criticalThreshold)
+      return { decision: 'block', detector: DETECTORS.genericRepeat, count: noProgressStreak, warningKey: `generic|${toolName}|${argsHash}`, evidence: streak() };
     if (recentCount >= cfg.warningThreshold)
-      return { decision: 'warn', detector: DETECTORS.genericRepeat, count: recentCount, warningKey, evidence: evidenceOf(sameCall(history, toolName, argsHash)) };
+      return {
+        decision: 'warn',
+        detector: DETECTORS.genericRepeat,
+        count: recentCount,
+        warningKey: `generic|${toolName}|${argsHash}`,
+        evidence: evidenceOf(sameCall(history, toolName, argsHash)),
+      };
   }
   return undefined;
 }

@@ -3,7 +3,10 @@
 // event, so a hostile value (nesting too deep to hash, say) is an invalid event, not a failure
 // inside the fold, and the processor only ever sees hashes.
 import { declare, f, invalid, isRecord, validator, type Parsed, type Shape } from '../kernel/contract.js';
-import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
+import { ArgsHashMemo } from './argsMemo.js';
+import { canonicalJson } from './canonical.js';
+import { actionOf, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
+import { sha256 } from './sha256.js';
 import { isTransient } from './transient.js';
 
 /** Hashes are `<toolName>:` + 64 hex digits when loopguard computes them; runners may send their own. */
@@ -127,7 +130,7 @@ function hashedField<T>(field: string, fn: () => T): T {
 function hashed(e: ToolEventInput): ToolEvent {
   switch (e.type) {
     case 'tool_call': {
-      const argsHash = e.argsHash ?? hashedField('args', () => hashArgs(e.toolName, e.args));
+      const argsHash = e.argsHash ?? hashedField('args', () => callArgsHash(e));
       return {
         type: 'tool_call',
         ts: e.ts,
@@ -142,7 +145,7 @@ function hashed(e: ToolEventInput): ToolEvent {
       };
     }
     case 'tool_outcome': {
-      const argsHash = e.argsHash ?? hashedField('args', () => hashArgs(e.toolName, e.args));
+      const argsHash = e.argsHash ?? hashedField('args', () => outcomeArgsHash(e));
       const outcome = hashedField('result', () => outcomeOf(e));
       return {
         type: 'tool_outcome',
@@ -166,6 +169,22 @@ function hashed(e: ToolEventInput): ToolEvent {
       return unreachable;
     }
   }
+}
+
+const memo = new ArgsHashMemo();
+
+/** hashArgs of a call's arguments; remembered for its outcome. */
+function callArgsHash(e: ToolCallInput): string {
+  const text = canonicalJson(e.args);
+  const hash = `${e.toolName}:${sha256(text)}`;
+  if (e.toolCallId !== undefined) memo.remember(e.toolCallId, e.toolName, e.args, hash, text.length);
+  return hash;
+}
+
+/** hashArgs of an outcome's arguments: its call's hash when they are the same arguments. */
+function outcomeArgsHash(e: ToolOutcomeInput): string {
+  const known = e.toolCallId !== undefined ? memo.take(e.toolCallId, e.toolName, e.args) : undefined;
+  return known ?? `${e.toolName}:${sha256(canonicalJson(e.args))}`;
 }
 
 /** §1: of resultHash, error and result, the first present wins. */

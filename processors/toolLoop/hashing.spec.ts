@@ -22,6 +22,24 @@ describe('canonical JSON', () => {
       { numRuns: 2000 },
     );
   });
+  it('writes long strings as JSON.stringify does, whatever they hold', () => {
+    // Long strings take a quicker escape check on the fast path: any character that needs
+    // escaping, anywhere, and characters above U+00FF whose low byte looks like one.
+    const special = fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u0122', '\u015c', '\u0100', 'é', '😀', '\u2028', ' ', 'a');
+    const long = fc.tuple(fc.string({ minLength: 60, maxLength: 200 }), fc.array(fc.tuple(fc.nat(), special), { maxLength: 3 })).map(([base, inserts]) => {
+      let s = base;
+      for (const [at, c] of inserts) s = s.slice(0, at % (s.length + 1)) + c + s.slice(at % (s.length + 1));
+      return s;
+    });
+    fc.assert(
+      fc.property(long, (s) => {
+        expect(canonicalJson(s)).toBe(writeCanonical(s));
+        if (s.isWellFormed()) expect(canonicalJson(s)).toBe(JSON.stringify(s));
+        expect(canonicalJson({ [s]: [s] })).toBe(writeCanonical({ [s]: [s] }));
+      }),
+      { numRuns: 3000 },
+    );
+  });
   it('sorts keys by JS string order and writes no whitespace', () => {
     expect(canonicalJson({ b: 1, a: [true, null, 'x'], B: { d: 2, c: 1 } })).toBe('{"B":{"c":1,"d":2},"a":[true,null,"x"],"b":1}');
   });

@@ -1,7 +1,7 @@
 // The hashes tool-loop detection compares (docs/behaviour.md §2.2). Public API: agent runners that send
 // `argsHash` / `resultHash` instead of raw values compute them with these same functions.
-import crypto, { createHash } from 'node:crypto';
 import { canonicalJson, MAX_DEPTH } from './canonical.js';
+import { sha256 } from './sha256.js';
 
 export { canonicalJson } from './canonical.js';
 
@@ -9,10 +9,6 @@ export { canonicalJson } from './canonical.js';
 export function hashValue(value: unknown): string {
   return sha256(canonicalJson(value));
 }
-
-// One-shot hashing where Node has it (20.12+): no Hash object per value.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256 = oneShot !== undefined ? (text: string) => oneShot('sha256', text, 'hex') : (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** `<toolName>:` + hash of the args. */
 export function hashArgs(toolName: string, args: unknown): string {

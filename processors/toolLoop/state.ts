@@ -108,14 +108,36 @@ export const NOTIFY_EVERY = 10;
 export const MAX_EVENT_IDS = 4096;
 export const MAX_HISTORY_SIZE = 1000;
 
-export const initialRunState: RunState = { lastTs: null, agentId: null, history: [], guard: null, aborted: null, blocked: null, warnings: [], seen: emptyIds(MAX_EVENT_IDS) };
+/**
+ * Every state the fold makes is made here, as one literal with its fields in one order: spreads
+ * of states gave V8 eight shapes of RunState, and every read of a state in the fold went
+ * megamorphic.
+ */
+export function runState(
+  lastTs: number | null,
+  agentId: string | null,
+  history: readonly ToolRecord[],
+  guard: CompactionGuard | null,
+  aborted: Aborted | null,
+  blocked: Blocked | null,
+  warnings: RunState['warnings'],
+  seen: RunState['seen'],
+): RunState {
+  return { lastTs, agentId, history, guard, aborted, blocked, warnings, seen };
+}
+
+export const initialRunState: RunState = runState(null, null, [], null, null, null, [], emptyIds(MAX_EVENT_IDS));
 
 export const seenKey = (type: string, eventId: string): string => `${type}\u0000${eventId}`;
 
 export function appendRecord(history: readonly ToolRecord[], record: ToolRecord, historySize: number): readonly ToolRecord[] {
   const from = Math.max(0, history.length + 1 - historySize);
-  const next = history.slice(from);
-  next.push(record);
+  // Copied into a store of the exact size: slice and push grows the copy's store by half again,
+  // and every state version holds its own copy; concat is slower.
+  const n = history.length - from;
+  const next = new Array<ToolRecord>(n + 1);
+  for (let i = 0; i < n; i++) next[i] = history[from + i]!;
+  next[n] = record;
   return next;
 }
 

@@ -8,9 +8,14 @@ import { route, type ProcessorNode, type Topology } from '../topology.js';
 
 export type PipeResult = { readonly ok: true; readonly decisions: readonly Decision[] } | { readonly ok: false; readonly reason: string };
 
+/** One node's partition tasks and the next offset of each of its input partitions. */
+interface NodeTasks {
+  readonly tasks: Array<PartitionTask | undefined>;
+  readonly nextOffset: number[];
+}
+
 export class InMemoryDriver {
-  private readonly tasks = new Map<string, PartitionTask>();
-  private readonly nextOffset = new Map<string, number>();
+  private readonly nodes = new Map<ProcessorNode, NodeTasks>();
 
   /** `now` is the clock the future-skew limit is checked against (replay: its own). */
   constructor(
@@ -27,31 +32,31 @@ export class InMemoryDriver {
 
   /** Folds an event its node has already parsed (replay parses in workers). */
   pipeParsed(node: ProcessorNode, event: unknown): PipeResult {
-    const key = node.process.keyOf(event);
-    const partition = partitionFor(key, this.partitions);
-    const tp = `${node.inputTopic}/${partition}`;
-    const offset = this.nextOffset.get(tp) ?? 0;
-    this.nextOffset.set(tp, offset + 1);
-    const task = this.task(node, partition);
+    const partition = partitionFor(node.process.keyOf(event), this.partitions);
+    const n = this.tasksOf(node);
+    const offset = n.nextOffset[partition]!;
+    n.nextOffset[partition] = offset + 1;
+    const task = (n.tasks[partition] ??= new PartitionTask(node, partition, { maxFutureSkewMs: this.topology.limits.maxFutureSkewMs, now: this.now, changelog: false }));
     const r = task.processEvent({ topic: node.inputTopic, partition, offset, value: event }, event);
-    task.drainDirty();
     task.compact(offset + 1);
     // An invalid event keeps its offset, as it would in the input topic (produced, then dead-lettered).
     if (r.kind === 'invalid') return { ok: false, reason: r.reason };
-    return r.kind === 'decided' ? { ok: true, decisions: r.decisions } : { ok: true, decisions: [] };
+    return r.kind === 'decided' ? { ok: true, decisions: r.decisions } : NONE;
   }
 
   /** Total keys held in all stores (for memory checks). */
   get storedKeys(): number {
     let n = 0;
-    for (const t of this.tasks.values()) n += t.size;
+    for (const { tasks } of this.nodes.values()) for (const t of tasks) n += t?.size ?? 0;
     return n;
   }
 
-  private task(node: ProcessorNode, partition: number): PartitionTask {
-    const id = `${node.name}/${partition}`;
-    let t = this.tasks.get(id);
-    if (t === undefined) this.tasks.set(id, (t = new PartitionTask(node, partition, { maxFutureSkewMs: this.topology.limits.maxFutureSkewMs, now: this.now })));
-    return t;
+  private tasksOf(node: ProcessorNode): NodeTasks {
+    let n = this.nodes.get(node);
+    if (n === undefined)
+      this.nodes.set(node, (n = { tasks: new Array<PartitionTask | undefined>(this.partitions).fill(undefined), nextOffset: new Array<number>(this.partitions).fill(0) }));
+    return n;
   }
 }
+
+const NONE: PipeResult = { ok: true, decisions: [] };

@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonEqual } from './argsMemo.js';
+import { parseToolEvent } from './events.js';
+import { canonicalJson, hashArgs } from './hashing.js';
+
+describe('reusing a call’s args hash for its outcome', () => {
+  it('treats values as equal only when their canonical JSON is the same', () => {
+    const small = fc.oneof(fc.constantFrom('a', 'b', 0, -0, 1, true, null), fc.jsonValue({ maxDepth: 2 }));
+    const pair = fc.oneof(
+      small.map((v) => [v, structuredClone(v)] as const),
+      fc.tuple(small, small),
+    );
+    fc.assert(
+      fc.property(pair, ([a, b]) => {
+        if (jsonEqual(a, b, 0)) expect(canonicalJson(a)).toBe(canonicalJson(b));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(jsonEqual({ a: 1, b: [1, 'x'] }, { b: [1, 'x'], a: 1 }, 0)).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: undefined }, 0)).toBe(false);
+    expect(jsonEqual([1, undefined], [1, undefined], 0)).toBe(false);
+  });
+
+  it('hashes an outcome’s args as hashArgs does, whether they match the call’s or not', () => {
+    const base = { ts: 1, runId: 'r', toolCallId: 'c1', toolName: 'read' };
+    const args = { path: '/a', note: 'x'.repeat(100) };
+    const hashOf = (e: unknown) => {
+      const p = parseToolEvent(e);
+      if (!p.ok) throw new Error(p.reason);
+      return (p.value as { argsHash: string }).argsHash;
+    };
+    expect(hashOf({ ...base, type: 'tool_call', args })).toBe(hashArgs('read', args));
+    expect(hashOf({ ...base, type: 'tool_outcome', args: structuredClone(args), result: 'ok' })).toBe(hashArgs('read', args));
+    const other = { path: '/b' };
+    expect(hashOf({ ...base, type: 'tool_call', args })).toBe(hashArgs('read', args));
+    expect(hashOf({ ...base, type: 'tool_outcome', args: other, result: 'ok' })).toBe(hashArgs('read', other));
+    expect(hashOf({ ...base, type: 'tool_call', args })).toBe(hashArgs('read', args));
+    expect(hashOf({ ...base, toolName: 'write', type: 'tool_outcome', args, result: 'ok' })).toBe(hashArgs('write', args));
+  });
+});
