@@ -4,6 +4,7 @@
 // run: the ceiling for this client on this machine.
 //
 //   npm run build && npm run stack:up && node bench/runtime.mjs [--events 60000] [--rate 1000] [--seconds 20] [--rounds 1] [--restore-keys 100000] [--json]
+//   ... [--only throughput,latency] [--variant before=bench/data/dist-before] [--node-arg --cpu-prof]
 //
 // Throughput: a backlog of pre-hashed tool events is produced first, then the stage starts;
 // events/s = backlog / (time from the first output read to the last).
@@ -14,6 +15,9 @@
 // call each, it stops, and a fresh one is timed from spawn to /readyz 200 while it restores
 // one changelog entry per run.
 // Every round runs the pipelines in a rotated order; --json prints every sample.
+// --variant NAME=DIR adds `loopguard run` from another build (a copy of dist/ under this
+// repository, so it resolves the same node_modules) as two more pipelines in the same rounds:
+// what a change buys, side by side with the build before it.
 /* global AbortSignal */
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -41,6 +45,12 @@ KAFKA_BROKERS and SCHEMA_REGISTRY_URL, or .stack/env from npm run stack:up)
   --seconds N       latency: how long (default 20)
   --rounds N        rounds, pipelines rotated in each (default 1)
   --restore-keys N  restore: runs in the changelog (default 100000; 0 skips it)
+  --only LIST       some of throughput, latency, restore (comma-separated; default all)
+  --variant N=DIR   also run loopguard from DIR/cli/main.js (a copy of dist/ inside this
+                    repository), as pipelines "N at-least-once" and "N exactly-once"; repeatable
+  --pipelines LIST  only these pipelines, by key (passThrough, atLeastOnce, exactlyOnce,
+                    atLeastOnce@N, exactlyOnce@N; comma-separated; default all)
+  --node-arg ARG    pass ARG to node for every loopguard process (e.g. --cpu-prof); repeatable
   --json            print every sample as one JSON object instead of the summary
   -h, --help        show this text`;
 
@@ -52,6 +62,10 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'restore-keys': { type: 'string', default: '100000' },
     json: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'throughput,latency,restore' },
+    variant: { type: 'string', multiple: true, default: [] },
+    'node-arg': { type: 'string', multiple: true, default: [] },
+    pipelines: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -72,6 +86,22 @@ const RATE = whole('rate', 20);
 const SECONDS = whole('seconds', 1);
 const ROUNDS = whole('rounds', 1);
 const RESTORE_KEYS = whole('restore-keys', 0);
+const PARTS = new Set(values.only.split(',').map((x) => x.trim()));
+for (const part of PARTS) {
+  if (!['throughput', 'latency', 'restore'].includes(part)) {
+    process.stderr.write(`loopguard: runtime bench: --only takes throughput, latency, restore (got ${part})\n`);
+    process.exit(2);
+  }
+}
+const VARIANTS = values.variant.map((v) => {
+  const at = v.indexOf('=');
+  if (at < 1) {
+    process.stderr.write(`loopguard: runtime bench: --variant takes NAME=DIR (got ${v})\n`);
+    process.exit(2);
+  }
+  return { name: v.slice(0, at), main: join(v.slice(at + 1), 'cli/main.js') };
+});
+const NODE_ARGS = values['node-arg'];
 const PARTITIONS = 6;
 const TICKS_PER_SECOND = 20;
 const WAIT_MS = 600_000;
@@ -182,8 +212,8 @@ async function waitUntil(what, done, failed = () => undefined) {
   }
 }
 
-function startLoopguard(w, { logs = false } = {}) {
-  const child = spawn(process.execPath, ['dist/cli/main.js', 'run', '--config', w.file], {
+function startLoopguard(w, { logs = false, main = 'dist/cli/main.js' } = {}) {
+  const child = spawn(process.execPath, [...NODE_ARGS, main, 'run', '--config', w.file], {
     env: { ...process.env, ...env, LOG_LEVEL: logs ? 'info' : 'warn' },
     stdio: ['ignore', 'ignore', logs ? 'pipe' : 'inherit'],
   });
@@ -249,9 +279,11 @@ async function throughput(p) {
   const rate = (EVENTS - 1) / ((last - first) / 1000);
   await r.stop();
   await stage.stop();
+  const changelog = s.topology.nodes.find((n) => n.inputTopic === w.config.topics.toolEvents).store.changelogTopic;
+  const changelogRecords = [...(await s.kafka.watermarks(changelog)).values()].reduce((n, m) => n + m.high - m.low, 0);
   await s.sender.close();
   await s.kafka.close();
-  return rate;
+  return { rate, changelogRecords };
 }
 
 async function latency(p) {
@@ -351,27 +383,53 @@ const PIPELINES = [
   { key: 'passThrough', label: 'pt', name: 'pass-through (consume → produce)', start: startPassthrough, output: passthrough, tsOf: eventTs },
   { key: 'atLeastOnce', label: 'alo', name: 'loopguard run, at_least_once', guarantee: 'at_least_once', start: (w) => startLoopguard(w), output: verdicts, tsOf: decisionTs },
   { key: 'exactlyOnce', label: 'eos', name: 'loopguard run, exactly_once', guarantee: 'exactly_once', start: (w) => startLoopguard(w), output: verdicts, tsOf: decisionTs },
+  ...VARIANTS.flatMap(({ name, main }) =>
+    ['at_least_once', 'exactly_once'].map((guarantee) => ({
+      key: `${guarantee === 'at_least_once' ? 'atLeastOnce' : 'exactlyOnce'}@${name}`,
+      label: `${guarantee === 'at_least_once' ? 'alo' : 'eos'}-${name.replace(/[^a-z0-9]/gi, '')}`.slice(0, 24),
+      name: `${name}, ${guarantee}`,
+      guarantee,
+      start: (w) => startLoopguard(w, { main }),
+      output: verdicts,
+      tsOf: decisionTs,
+    })),
+  ),
 ];
 
+const CHOSEN = values.pipelines === undefined ? PIPELINES : PIPELINES.filter((p) => values.pipelines.split(',').includes(p.key));
+
 async function main() {
-  const out = { node: process.version, partitions: PARTITIONS, events: EVENTS, rate: RATE, seconds: SECONDS, rounds: ROUNDS, throughput: {}, latency: {}, restore: [] };
-  for (const p of PIPELINES) {
+  const out = {
+    node: process.version,
+    partitions: PARTITIONS,
+    events: EVENTS,
+    rate: RATE,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    throughput: {},
+    changelog: {},
+    latency: {},
+    restore: [],
+  };
+  for (const p of CHOSEN) {
     out.throughput[p.key] = [];
+    out.changelog[p.key] = [];
     out.latency[p.key] = [];
   }
   for (let round = 0; round < ROUNDS; round++) {
-    const order = PIPELINES.map((_, i) => PIPELINES[(i + round) % PIPELINES.length]);
-    for (const p of order) {
-      const rate = await throughput(p);
+    const order = CHOSEN.map((_, i) => CHOSEN[(i + round) % CHOSEN.length]);
+    for (const p of PARTS.has('throughput') ? order : []) {
+      const { rate, changelogRecords } = await throughput(p);
       out.throughput[p.key].push(rate);
-      progress(`round ${round + 1} throughput ${p.name}: ${Math.round(rate)} events/s`);
+      out.changelog[p.key].push(changelogRecords);
+      progress(`round ${round + 1} throughput ${p.name}: ${Math.round(rate)} events/s, ${changelogRecords} changelog records`);
     }
-    for (const p of order) {
+    for (const p of PARTS.has('latency') ? order : []) {
       const l = await latency(p);
       out.latency[p.key].push(l);
       progress(`round ${round + 1} latency at ${RATE}/s ${p.name}: p50 ${l.p50} ms, p99 ${l.p99} ms`);
     }
-    if (RESTORE_KEYS > 0) {
+    if (RESTORE_KEYS > 0 && PARTS.has('restore')) {
       const r = await restore();
       out.restore.push(r);
       progress(
@@ -384,13 +442,15 @@ async function main() {
     return;
   }
   const med = (xs) => pct(xs, 50);
-  const pt = med(out.throughput.passThrough);
+  const pt = med(out.throughput.passThrough ?? []);
   console.log(`node ${process.version}, ${PARTITIONS} partitions, ${EVENTS} events backlog, latency at ${RATE} events/s for ${SECONDS} s, medians of ${ROUNDS}`);
-  for (const p of PIPELINES) {
+  const ptP99 = med((out.latency.passThrough ?? []).map((x) => x.p99));
+  for (const p of CHOSEN) {
     const rate = med(out.throughput[p.key]);
     const l = out.latency[p.key];
+    const p99 = med(l.map((x) => x.p99));
     console.log(
-      `${p.name.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / pt).toFixed(2)} of pass-through)   latency p50 ${med(l.map((x) => x.p50))} ms, p99 ${med(l.map((x) => x.p99))} ms`,
+      `${p.name.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / pt).toFixed(2)} of pass-through)   latency p50 ${med(l.map((x) => x.p50))} ms, p99 ${p99} ms (${(p99 / ptP99).toFixed(2)}× pass-through)`,
     );
   }
   if (out.restore.length > 0) {
