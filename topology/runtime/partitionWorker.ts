@@ -3,7 +3,7 @@
 // crash at any point harmless:
 //   1. decisions and dead letters (acked by all in-sync replicas),
 //   2. the changelog entries of the keys the batch changed (each carries its input offset),
-//   3. the input offset commit.
+//   3. the input offset commit (at-least-once: in the background, after 1 and 2).
 // A crash before 2 re-folds the batch from the old state and re-emits identical decisions (same
 // ids); a crash between 2 and 3 re-reads records whose offsets the restored state already
 // holds, and the task skips them. Under exactly-once the sink makes all three one transaction.
@@ -97,7 +97,10 @@ export class PartitionWorker {
     const last = pass.folded.at(-1)?.[0];
     if (last === undefined) return undefined;
     await sink.commit([this.outputs(pass), changelog.records], { topic: batch.topic, partition: batch.partition, nextOffset: last.offset + 1 });
-    this.task.compact(last.offset + 1);
+    // Only below a committed input offset: a restart re-reads from there, and a key dropped
+    // before a record it would re-read would fold that record from nothing.
+    const committed = sink.committedOffset(batch.topic, batch.partition);
+    if (committed !== undefined) this.task.compact(committed);
     reportFolded(pass.folded, this.telemetry, this.log);
     const now = Date.now();
     for (const [r] of pass.folded) this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000);

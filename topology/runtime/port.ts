@@ -78,7 +78,15 @@ export interface SourceOptions {
  * (decisions before the changelog entries that would let a restart skip them).
  */
 export interface Sink {
+  /**
+   * Resolves once every stage is durable. The input position is committed after them: in the
+   * same transaction (exactly-once), or once they are acknowledged, possibly after `commit`
+   * has resolved (at-least-once: a restart re-reads records the changelog already covers, and
+   * the task skips them).
+   */
   commit(stages: ReadonlyArray<readonly OutRecord[]>, position: InputPosition): Promise<void>;
+  /** The highest next offset of a partition known to be committed (undefined: none yet). */
+  committedOffset(topic: string, partition: number): number | undefined;
   close(): Promise<void>;
 }
 
@@ -86,7 +94,11 @@ export interface Sink {
 export interface RecordSource {
   /** Resolves once the source is running; batches keep coming until `stop`. */
   run(handlers: SourceHandlers): Promise<void>;
-  /** At-least-once: each stage acknowledged in turn, then the input offset committed. */
+  /**
+   * At-least-once: each stage acknowledged in turn, then the input offset committed in the
+   * background, together with other partitions' (one commit in flight at a time). `stop`
+   * commits what is pending before it leaves the group.
+   */
   sink(): Promise<Sink>;
   /**
    * Exactly-once: every stage and the input offset in one transaction. Opening it fences any

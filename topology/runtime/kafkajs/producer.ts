@@ -1,5 +1,6 @@
 // Producers: an idempotent one for plain sends, and a transactional one per exactly-once
 // partition. Both are the kafkajs producer with the same settings.
+import { setTimeout as delay } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
 import type { Producer } from 'kafkajs';
 import type { Logger } from '../../logger.js';
@@ -27,7 +28,9 @@ async function sendAll(
   for (const chunk of chunks(records)) await send({ acks: -1, compression: CompressionTypes.None, topicMessages: topicMessages(chunk) });
 }
 
-export async function openSender(kafka: KafkaClient): Promise<Sender & { readonly producer: Producer }> {
+export type OpenSender = Sender & { readonly producer: Producer };
+
+export async function openSender(kafka: KafkaClient): Promise<OpenSender> {
   const p = kafka.producer(producerConfig());
   await kafkaCall('cannot connect a producer to Kafka', () => p.connect());
   return { producer: p, send: (records) => sendAll((r) => p.sendBatch(r), records), close: () => p.disconnect() };
@@ -39,8 +42,29 @@ export interface TransactionalProducer {
   close(): Promise<void>;
 }
 
+/**
+ * The coordinator answers CONCURRENT_TRANSACTIONS to the first request of a transaction while
+ * it is still writing the previous one's commit markers, which takes milliseconds. kafkajs
+ * retries it like any error, after its initial retry time (200 ms here), so every transaction
+ * but the first waited ~200 ms; the Java client retries it after 20 ms.
+ */
+const TRANSACTION_RETRY = { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 20, maxRetryTime: 5_000 };
+const CONCURRENT_RETRIES = 8;
+
+/** kafkajs retries AddPartitionsToTxn but not AddOffsetsToTxn: a transaction with no records starts with the latter. */
+async function sendOffsetsRetrying(send: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (e) {
+      if ((e as { type?: string }).type !== 'CONCURRENT_TRANSACTIONS' || attempt >= CONCURRENT_RETRIES) throw e;
+      await delay(TRANSACTION_RETRY.initialRetryTime * 2 ** attempt);
+    }
+  }
+}
+
 export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
-  const p = kafka.producer({ ...producerConfig(), transactionalId });
+  const p = kafka.producer({ ...producerConfig(), retry: TRANSACTION_RETRY, transactionalId });
   await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect());
   // kafkajs sends the transactional id (InitProducerId) only when the first transaction
   // begins, not on connect. Beginning one now bumps the epoch, which fences an older producer
@@ -54,10 +78,12 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
       const tx = await p.transaction();
       try {
         await sendAll((r) => tx.sendBatch(r), records);
-        await tx.sendOffsets({
-          consumerGroupId: groupId,
-          topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
-        });
+        await sendOffsetsRetrying(() =>
+          tx.sendOffsets({
+            consumerGroupId: groupId,
+            topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
+          }),
+        );
         await tx.commit();
       } catch (e) {
         // The commit failed; an abort that fails too leaves the transaction to time out, and
