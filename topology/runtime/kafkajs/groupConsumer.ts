@@ -55,13 +55,9 @@ async function senderPool(kafka: KafkaClient, onOpen: (c: { disconnect(): Promis
   const all: OpenSender[] = [];
   const idle = [await open()];
   return {
-    async use(work: (s: OpenSender) => Promise<void>): Promise<void> {
-      const s = idle.pop() ?? (await open());
-      try {
-        await work(s);
-      } finally {
-        idle.push(s);
-      }
+    acquire: async (): Promise<OpenSender> => idle.pop() ?? (await open()),
+    release: (s: OpenSender) => {
+      idle.push(s);
     },
     close: async () => {
       for (const s of all) await s.close();
@@ -135,11 +131,34 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
     async sink(): Promise<Sink> {
       const senders = await senderPool(kafka, onOpen);
       return {
-        async commit(stages, position) {
-          await senders.use(async (sender) => {
-            for (const stage of stages) await sender.send(stage);
-          });
-          committer.add(position);
+        begin() {
+          // The producer is taken when the first write is sent and kept until the batch ends:
+          // a batch's writes stay in order on one producer.
+          let sender: Promise<OpenSender> | undefined;
+          let chain: Promise<void> = Promise.resolve();
+          const settle = async () => {
+            await chain.catch(() => undefined);
+            const s = await sender?.catch(() => undefined);
+            if (s !== undefined) senders.release(s);
+          };
+          return {
+            write(stages) {
+              chain = chain.then(async () => {
+                const s = await (sender ??= senders.acquire());
+                for (const stage of stages) await s.send(stage);
+              });
+              chain.catch(() => undefined); // it surfaces from commit
+            },
+            async commit(position) {
+              try {
+                await chain;
+              } finally {
+                await settle();
+              }
+              committer.add(position);
+            },
+            abandon: settle,
+          };
         },
         committedOffset: (topic, partition) => committer.committedOffset(topic, partition),
         close: () => senders.close(),
@@ -151,9 +170,16 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
       onOpen({ disconnect: () => tx.close() });
       let committed: number | undefined;
       return {
-        async commit(stages, position) {
-          await tx.commit(stages.flat(), groupId, position);
-          committed = position.nextOffset;
+        begin() {
+          const batch = tx.begin(groupId);
+          return {
+            write: (stages) => batch.write(stages),
+            async commit(position) {
+              await batch.commit(position);
+              committed = position.nextOffset;
+            },
+            abandon: () => batch.abandon(),
+          };
         },
         committedOffset: () => committed,
         close: () => tx.close(),

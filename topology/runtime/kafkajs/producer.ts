@@ -2,9 +2,9 @@
 // partition. Both are the kafkajs producer with the same settings.
 import { setTimeout as delay } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
-import type { Producer } from 'kafkajs';
+import type { Producer, Transaction } from 'kafkajs';
 import type { Logger } from '../../logger.js';
-import type { InputPosition, OutRecord, Sender } from '../port.js';
+import type { OutRecord, Sender, SinkBatch } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
 import { chunks, topicMessages } from './records.js';
 
@@ -36,9 +36,9 @@ export async function openSender(kafka: KafkaClient): Promise<OpenSender> {
   return { producer: p, send: (records) => sendAll((r) => p.sendBatch(r), records), close: () => p.disconnect() };
 }
 
-/** Sends stages and commits the input offset of `groupId` in one transaction. */
+/** One transaction per batch: its records, and the input offset of `groupId`. */
 export interface TransactionalProducer {
-  commit(records: readonly OutRecord[], groupId: string, position: InputPosition): Promise<void>;
+  begin(groupId: string): SinkBatch;
   close(): Promise<void>;
 }
 
@@ -73,25 +73,48 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
   // sees everything the predecessor will ever commit.
   const fence = await kafkaCall(`cannot fence transactional id ${transactionalId}`, () => p.transaction());
   await fence.abort();
+  // Writes are chained: kafkajs sends a transaction's requests one after the other anyway,
+  // and a write that fails must keep the ones after it from being sent at all.
+  const begin = (groupId: string): SinkBatch => {
+    let tx: Transaction | undefined;
+    let chain: Promise<void> = Promise.resolve();
+    const open = async () => (tx ??= await p.transaction());
+    const abort = async () => {
+      await chain.catch(() => undefined);
+      // An abort that fails leaves the transaction to time out, and the next InitProducerId (a
+      // restart) aborts it. Worth knowing, not worth masking why the batch failed.
+      if (tx !== undefined) await tx.abort().catch((abortError: unknown) => log.warn({ err: abortError, transactionalId }, 'aborting a failed transaction failed too'));
+    };
+    return {
+      write(stages) {
+        const records = stages.flat();
+        chain = chain.then(async () => {
+          const t = await open();
+          await sendAll((r) => t.sendBatch(r), records);
+        });
+        chain.catch(() => undefined); // it surfaces from commit
+      },
+      async commit(position) {
+        try {
+          await chain;
+          const t = await open();
+          await sendOffsetsRetrying(() =>
+            t.sendOffsets({
+              consumerGroupId: groupId,
+              topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
+            }),
+          );
+          await t.commit();
+        } catch (e) {
+          await abort();
+          throw e;
+        }
+      },
+      abandon: abort,
+    };
+  };
   return {
-    async commit(records, groupId, position) {
-      const tx = await p.transaction();
-      try {
-        await sendAll((r) => tx.sendBatch(r), records);
-        await sendOffsetsRetrying(() =>
-          tx.sendOffsets({
-            consumerGroupId: groupId,
-            topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
-          }),
-        );
-        await tx.commit();
-      } catch (e) {
-        // The commit failed; an abort that fails too leaves the transaction to time out, and
-        // the next InitProducerId (a restart) aborts it. Worth knowing, not worth masking `e`.
-        await tx.abort().catch((abortError: unknown) => log.warn({ err: abortError, transactionalId }, 'aborting a failed transaction failed too'));
-        throw e;
-      }
-    },
+    begin,
     close: () => p.disconnect(),
   };
 }
