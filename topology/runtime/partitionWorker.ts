@@ -88,23 +88,26 @@ export class PartitionWorker {
     // Each key's latest changelog record: written once per batch, after all its decisions.
     const changelog = new Map<string, OutRecord>();
     let last: InRecord | undefined;
+    // The last slice's decisions go with the changelog, in one request under exactly-once.
+    let held: OutRecord[] = [];
     try {
       // A slice's decisions are sent while the next slice folds.
       for (let from = 0; from < batch.records.length && batch.isActive(); from += SLICE_RECORDS) {
         const slice = await this.foldSlice(batch, batch.records.slice(from, from + SLICE_RECORDS));
         for (const c of slice.changelog) changelog.set(String(c.key), c);
         for (const f of slice.folded) folded.push(f);
-        out.write([this.outputs(slice.folded)]);
+        if (held.length > 0) out.write([held]);
+        held = this.outputs(slice.folded);
         // Folding awaits only settled promises, which never lets the event loop read a socket:
         // without a turn of it here, the slice's sends would wait for the whole batch to fold.
-        await setImmediatePromise();
+        if (from + SLICE_RECORDS < batch.records.length) await setImmediatePromise();
       }
       last = folded.at(-1)?.[0];
       if (last === undefined) {
         await out.abandon();
         return undefined;
       }
-      out.write([[...changelog.values()]]);
+      out.write([held, [...changelog.values()]]);
       await out.commit({ topic: batch.topic, partition: batch.partition, nextOffset: last.offset + 1 });
     } catch (e) {
       await out.abandon();
