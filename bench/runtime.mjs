@@ -4,6 +4,7 @@
 // run: the ceiling for this client on this machine.
 //
 //   npm run build && npm run stack:up && node bench/runtime.mjs [--events 60000] [--rate 1000] [--seconds 20] [--rounds 1] [--restore-keys 100000] [--json]
+//   ... [--only throughput,latency] [--variant before=bench/data/dist-before] [--node-arg --cpu-prof]
 //
 // Throughput: a backlog of pre-hashed tool events is produced first, then the stage starts;
 // events/s = backlog / (time from the first output read to the last).
@@ -14,6 +15,9 @@
 // call each, it stops, and a fresh one is timed from spawn to /readyz 200 while it restores
 // one changelog entry per run.
 // Every round runs the pipelines in a rotated order; --json prints every sample.
+// --variant NAME=DIR adds `loopguard run` from another build (a copy of dist/ under this
+// repository, so it resolves the same node_modules) as two more pipelines in the same rounds:
+// what a change buys, side by side with the build before it.
 /* global AbortSignal */
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -41,6 +45,12 @@ KAFKA_BROKERS and SCHEMA_REGISTRY_URL, or .stack/env from npm run stack:up)
   --seconds N       latency: how long (default 20)
   --rounds N        rounds, pipelines rotated in each (default 1)
   --restore-keys N  restore: runs in the changelog (default 100000; 0 skips it)
+  --only LIST       some of throughput, latency, restore (comma-separated; default all)
+  --variant N=DIR   also run loopguard from DIR/cli/main.js (a copy of dist/ inside this
+                    repository), as pipelines "N at-least-once" and "N exactly-once"; repeatable
+  --pipelines LIST  only these pipelines, by key (passThrough, atLeastOnce, exactlyOnce,
+                    atLeastOnce@N, exactlyOnce@N; comma-separated; default all)
+  --node-arg ARG    pass ARG to node for every loopguard process (e.g. --cpu-prof); repeatable
   --json            print every sample as one JSON object instead of the summary
   -h, --help        show this text`;
 
@@ -52,6 +62,10 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'restore-keys': { type: 'string', default: '100000' },
     json: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'throughput,latency,restore' },
+    variant: { type: 'string', multiple: true, default: [] },
+    'node-arg': { type: 'string', multiple: true, default: [] },
+    pipelines: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -72,6 +86,22 @@ const RATE = whole('rate', 20);
 const SECONDS = whole('seconds', 1);
 const ROUNDS = whole('rounds', 1);
 const RESTORE_KEYS = whole('restore-keys', 0);
+const PARTS = new Set(values.only.split(',').map((x) => x.trim()));
+for (const part of PARTS) {
+  if (!['throughput', 'latency', 'restore'].includes(part)) {
+    process.stderr.write(`loopguard: runtime bench: --only takes throughput, latency, restore (got ${part})\n`);
+    process.exit(2);
+  }
+}
+const VARIANTS = values.variant.map((v) => {
+  const at = v.indexOf('=');
+  if (at < 1) {
+    process.stderr.write(`loopguard: runtime bench: --variant takes NAME=DIR (got ${v})\n`);
+    process.exit(2);
+  }
+  return { name: v.slice(0, at), main: join(v.slice(at + 1), 'cli/main.js') };
+});
+const NODE_ARGS = values['node-arg'];
 const PARTITIONS = 6;
 const TICKS_PER_SECOND = 20;
 const WAIT_MS = 600_000;
@@ -182,8 +212,8 @@ async function waitUntil(what, done, failed = () => undefined) {
   }
 }
 
-function startLoopguard(w, { logs = false } = {}) {
-  const child = spawn(process.execPath, ['dist/cli/main.js', 'run', '--config', w.file], {
+function startLoopguard(w, { logs = false, main = 'dist/cli/main.js' } = {}) {
+  const child = spawn(process.execPath, [...NODE_ARGS, main, 'run', '--config', w.file], {
     env: { ...process.env, ...env, LOG_LEVEL: logs ? 'info' : 'warn' },
     stdio: ['ignore', 'ignore', logs ? 'pipe' : 'inherit'],
   });
@@ -197,6 +227,16 @@ function startLoopguard(w, { logs = false } = {}) {
   });
   return {
     failed: () => (exited === null ? undefined : `loopguard run exited with ${exited}`),
+    /** Date.now() once /readyz answers 200: the group is joined and every partition restored. */
+    ready: async () => {
+      const deadline = Date.now() + WAIT_MS;
+      while (!(await isReady(w.port))) {
+        const why = exited !== null ? `loopguard run exited with ${exited}` : Date.now() > deadline ? `not ready after ${WAIT_MS / 1000} s` : undefined;
+        if (why) throw new Error(`waiting for /readyz: ${why}`);
+        await delay(5);
+      }
+      return Date.now();
+    },
     logLines: () =>
       stderr
         .split('\n')
@@ -218,11 +258,14 @@ async function startPassthrough(w, kafka) {
   await c.run({
     onBatch: async (b) => {
       const copies = b.records.map((r) => ({ topic: `${w.name}.passthrough`, partition: r.partition, key: r.key, value: r.value }));
-      await sink.commit([copies], { topic: b.topic, partition: b.partition, nextOffset: b.records.at(-1).offset + 1 });
+      const out = sink.begin();
+      out.write([copies]);
+      await out.commit({ topic: b.topic, partition: b.partition, nextOffset: b.records.at(-1).offset + 1 });
       return b.records.at(-1).offset;
     },
   });
-  return { stop: () => c.stop(), failed: () => undefined };
+  const readyAt = Date.now(); // run() resolves once the group is joined
+  return { stop: () => c.stop(), failed: () => undefined, ready: async () => readyAt };
 }
 
 const pct = (xs, p) => {
@@ -231,27 +274,33 @@ const pct = (xs, p) => {
 };
 
 async function throughput(p) {
-  const w = world(p.label, p.guarantee);
+  const w = world(p.label, p.guarantee, await freePort());
   const s = await setup(w);
   await s.backlog(EVENTS, (i) => hashedCall(i, 1_700_000_000_000 + i));
   let seen = 0;
   let first = 0;
   let last = 0;
-  const stage = await p.start(w, s.kafka);
+  // The reader is in its group before the stage starts, so no output waits for it.
   const r = await reader(s.kafka, p.output(w), async (v, now) => {
     await p.tsOf(s.catalog, v);
     if (seen++ === 0) first = now;
     last = now;
   });
+  const stage = await p.start(w, s.kafka);
+  const readyAt = await stage.ready();
   await waitUntil(`${p.label} throughput`, () => seen >= EVENTS, stage.failed);
-  // From the first output to the last: start-up (process, schema registration, group join,
-  // restore) is not part of the sustained rate.
+  // Two rates, both without start-up (process, schema registration, group join, restore).
+  // From the first output to the last leaves out the first batch's processing too, which
+  // favours a stage that emits in large bursts; from ready to the last output does not.
+  const fromReady = EVENTS / ((last - readyAt) / 1000);
   const rate = (EVENTS - 1) / ((last - first) / 1000);
   await r.stop();
   await stage.stop();
+  const changelog = s.topology.nodes.find((n) => n.inputTopic === w.config.topics.toolEvents).store.changelogTopic;
+  const changelogRecords = [...(await s.kafka.watermarks(changelog)).values()].reduce((n, m) => n + m.high - m.low, 0);
   await s.sender.close();
   await s.kafka.close();
-  return rate;
+  return { rate, fromReady, changelogRecords };
 }
 
 async function latency(p) {
@@ -290,21 +339,17 @@ function freePort() {
   });
 }
 
+const isReady = (port) =>
+  fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
+
 /** Spawns `loopguard run` and times it from spawn to the first /readyz 200. */
 async function timeToReady(w) {
   const started = performance.now();
   const lg = startLoopguard(w, { logs: true });
-  const isReady = () =>
-    fetch(`http://127.0.0.1:${w.port}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await isReady())) {
-    const why = lg.failed() ?? (Date.now() > deadline ? `not ready after ${WAIT_MS / 1000} s` : undefined);
-    if (why) throw new Error(`waiting for /readyz: ${why}`);
-    await delay(10);
-  }
+  await lg.ready();
   return { ms: performance.now() - started, lg };
 }
 
@@ -351,27 +396,58 @@ const PIPELINES = [
   { key: 'passThrough', label: 'pt', name: 'pass-through (consume → produce)', start: startPassthrough, output: passthrough, tsOf: eventTs },
   { key: 'atLeastOnce', label: 'alo', name: 'loopguard run, at_least_once', guarantee: 'at_least_once', start: (w) => startLoopguard(w), output: verdicts, tsOf: decisionTs },
   { key: 'exactlyOnce', label: 'eos', name: 'loopguard run, exactly_once', guarantee: 'exactly_once', start: (w) => startLoopguard(w), output: verdicts, tsOf: decisionTs },
+  ...VARIANTS.flatMap(({ name, main }) =>
+    ['at_least_once', 'exactly_once'].map((guarantee) => ({
+      key: `${guarantee === 'at_least_once' ? 'atLeastOnce' : 'exactlyOnce'}@${name}`,
+      label: `${guarantee === 'at_least_once' ? 'alo' : 'eos'}-${name.replace(/[^a-z0-9]/gi, '')}`.slice(0, 24),
+      name: `${name}, ${guarantee}`,
+      guarantee,
+      start: (w) => startLoopguard(w, { main }),
+      output: verdicts,
+      tsOf: decisionTs,
+    })),
+  ),
 ];
 
+const CHOSEN = values.pipelines === undefined ? PIPELINES : PIPELINES.filter((p) => values.pipelines.split(',').includes(p.key));
+
 async function main() {
-  const out = { node: process.version, partitions: PARTITIONS, events: EVENTS, rate: RATE, seconds: SECONDS, rounds: ROUNDS, throughput: {}, latency: {}, restore: [] };
-  for (const p of PIPELINES) {
+  const out = {
+    node: process.version,
+    partitions: PARTITIONS,
+    events: EVENTS,
+    rate: RATE,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    throughput: {},
+    throughputFromReady: {},
+    changelog: {},
+    latency: {},
+    restore: [],
+  };
+  for (const p of CHOSEN) {
     out.throughput[p.key] = [];
+    out.throughputFromReady[p.key] = [];
+    out.changelog[p.key] = [];
     out.latency[p.key] = [];
   }
   for (let round = 0; round < ROUNDS; round++) {
-    const order = PIPELINES.map((_, i) => PIPELINES[(i + round) % PIPELINES.length]);
-    for (const p of order) {
-      const rate = await throughput(p);
+    const order = CHOSEN.map((_, i) => CHOSEN[(i + round) % CHOSEN.length]);
+    for (const p of PARTS.has('throughput') ? order : []) {
+      const { rate, fromReady, changelogRecords } = await throughput(p);
       out.throughput[p.key].push(rate);
-      progress(`round ${round + 1} throughput ${p.name}: ${Math.round(rate)} events/s`);
+      out.throughputFromReady[p.key].push(fromReady);
+      out.changelog[p.key].push(changelogRecords);
+      progress(
+        `round ${round + 1} throughput ${p.name}: ${Math.round(rate)} events/s first to last output, ${Math.round(fromReady)} from ready, ${changelogRecords} changelog records`,
+      );
     }
-    for (const p of order) {
+    for (const p of PARTS.has('latency') ? order : []) {
       const l = await latency(p);
       out.latency[p.key].push(l);
       progress(`round ${round + 1} latency at ${RATE}/s ${p.name}: p50 ${l.p50} ms, p99 ${l.p99} ms`);
     }
-    if (RESTORE_KEYS > 0) {
+    if (RESTORE_KEYS > 0 && PARTS.has('restore')) {
       const r = await restore();
       out.restore.push(r);
       progress(
@@ -384,13 +460,17 @@ async function main() {
     return;
   }
   const med = (xs) => pct(xs, 50);
-  const pt = med(out.throughput.passThrough);
+  const pt = med(out.throughput.passThrough ?? []);
+  const ptReady = med(out.throughputFromReady.passThrough ?? []);
   console.log(`node ${process.version}, ${PARTITIONS} partitions, ${EVENTS} events backlog, latency at ${RATE} events/s for ${SECONDS} s, medians of ${ROUNDS}`);
-  for (const p of PIPELINES) {
+  const ptP99 = med((out.latency.passThrough ?? []).map((x) => x.p99));
+  for (const p of CHOSEN) {
     const rate = med(out.throughput[p.key]);
+    const ready = med(out.throughputFromReady[p.key]);
     const l = out.latency[p.key];
+    const p99 = med(l.map((x) => x.p99));
     console.log(
-      `${p.name.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / pt).toFixed(2)} of pass-through)   latency p50 ${med(l.map((x) => x.p50))} ms, p99 ${med(l.map((x) => x.p99))} ms`,
+      `${p.name.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / pt).toFixed(2)} of pass-through; from ready ${Math.round(ready).toLocaleString('en-US')}, ${(ready / ptReady).toFixed(2)})   latency p50 ${med(l.map((x) => x.p50))} ms, p99 ${p99} ms (${(p99 / ptP99).toFixed(2)}× pass-through)`,
     );
   }
   if (out.restore.length > 0) {

@@ -1,12 +1,15 @@
 // One input partition at run time: each record folded through its PartitionTask (see
 // foldRecord.ts), then the results made durable through a Sink in an order that makes a
 // crash at any point harmless:
-//   1. decisions and dead letters (acked by all in-sync replicas),
-//   2. the changelog entries of the keys the batch changed (each carries its input offset),
-//   3. the input offset commit.
+//   1. decisions and dead letters (acked by all in-sync replicas), a slice of records at a
+//      time, sent while the next slice folds,
+//   2. the changelog entries of the keys the batch changed, each key's latest once (each
+//      carries its input offset),
+//   3. the input offset commit (at-least-once: in the background, after 1 and 2).
 // A crash before 2 re-folds the batch from the old state and re-emits identical decisions (same
 // ids); a crash between 2 and 3 re-reads records whose offsets the restored state already
 // holds, and the task skips them. Under exactly-once the sink makes all three one transaction.
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { DecodeError, type SchemaCatalog } from '../../schemas/registry.js';
 import { ERROR_CODES, LoopguardError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -30,6 +33,9 @@ interface Pass {
   readonly folded: FoldedRecords;
   readonly touched: ReadonlyMap<string, StoreEntry | undefined>;
 }
+
+/** Records folded before their decisions are handed to the sink, to be sent while the next ones fold. */
+const SLICE_RECORDS = 2_000;
 
 export class PartitionWorker {
   /** Input offsets below this are folded silently (a reset to a point in time rebuilds them). */
@@ -77,39 +83,70 @@ export class PartitionWorker {
     // to fail the batch here rather than dead-letter every record.
     this.catalog.idFor(this.topics.verdicts);
     this.catalog.idFor(this.changelogTopic);
-    // Encoding a key's state costs more than folding a record into it (and grows with the
-    // state), so a batch encodes each changed key once, at its end. Should one not be writable,
-    // the batch is undone and folded again checking every record's state: only the records
-    // that made it so become dead letters. A state unwritable only between two records of one
-    // batch is never written, so it fails nothing.
-    let pass = await this.foldPass(batch, false);
-    let changelog = this.changelogRecords(batch.partition);
-    if (changelog.unwritable) {
-      this.log.warn({ topic: batch.topic, partition: batch.partition }, 'a changed state cannot be written; folding the batch again record by record');
-      const first = pass;
-      for (const [key, entry] of first.touched) this.task.restore(key, entry ?? null);
-      pass = await this.foldPass(batch, true);
-      const again = this.changelogRecords(batch.partition);
-      if (again.unwritable) throw new LoopguardError(ERROR_CODES.internal, 'a state checked record by record is still not writable', { partition: batch.partition });
-      // Keys the first pass changed without a record of theirs (sweeps) keep their entries.
-      changelog = { records: [...changelog.records.filter((c) => !first.touched.has(String(c.key))), ...again.records], unwritable: false };
+    const out = sink.begin();
+    const folded: Array<readonly [InRecord, Folded]> = [];
+    // Each key's latest changelog record: written once per batch, after all its decisions.
+    const changelog = new Map<string, OutRecord>();
+    let last: InRecord | undefined;
+    // The last slice's decisions go with the changelog, in one request under exactly-once.
+    let held: OutRecord[] = [];
+    try {
+      // A slice's decisions are sent while the next slice folds.
+      for (let from = 0; from < batch.records.length && batch.isActive(); from += SLICE_RECORDS) {
+        const slice = await this.foldSlice(batch, batch.records.slice(from, from + SLICE_RECORDS));
+        for (const c of slice.changelog) changelog.set(String(c.key), c);
+        for (const f of slice.folded) folded.push(f);
+        if (held.length > 0) out.write([held]);
+        held = this.outputs(slice.folded);
+        // Folding awaits only settled promises, which never lets the event loop read a socket:
+        // without a turn of it here, the slice's sends would wait for the whole batch to fold.
+        if (from + SLICE_RECORDS < batch.records.length) await setImmediatePromise();
+      }
+      last = folded.at(-1)?.[0];
+      if (last === undefined) {
+        await out.abandon();
+        return undefined;
+      }
+      out.write([held, [...changelog.values()]]);
+      await out.commit({ topic: batch.topic, partition: batch.partition, nextOffset: last.offset + 1 });
+    } catch (e) {
+      await out.abandon();
+      throw e;
     }
-    const last = pass.folded.at(-1)?.[0];
-    if (last === undefined) return undefined;
-    await sink.commit([this.outputs(pass), changelog.records], { topic: batch.topic, partition: batch.partition, nextOffset: last.offset + 1 });
-    this.task.compact(last.offset + 1);
-    reportFolded(pass.folded, this.telemetry, this.log);
+    // Only below a committed input offset: a restart re-reads from there, and a key dropped
+    // before a record it would re-read would fold that record from nothing.
+    const committed = sink.committedOffset(batch.topic, batch.partition);
+    if (committed !== undefined) this.task.compact(committed);
+    reportFolded(folded, this.telemetry, this.log);
     const now = Date.now();
-    for (const [r] of pass.folded) this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000);
+    for (const [r] of folded) this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000);
     this.telemetry.batch((performance.now() - started) / 1000);
     this.telemetry.lag(batch.topic, batch.partition, Math.max(0, batch.highWatermark - last.offset - 1));
     return last.offset;
   }
 
-  private async foldPass(batch: Batch, checkState: boolean): Promise<Pass> {
+  // Encoding a key's state costs more than folding a record into it (and grows with the
+  // state), so a slice encodes each changed key once, at its end, before any of its decisions
+  // is sent. Should one not be writable, the slice is undone and folded again checking every
+  // record's state: only the records that made it so become dead letters. A state unwritable
+  // only between two records of one slice is never written, so it fails nothing.
+  private async foldSlice(batch: Batch, records: readonly InRecord[]): Promise<{ folded: FoldedRecords; changelog: OutRecord[] }> {
+    const first = await this.foldPass(batch, records, false);
+    const changelog = this.changelogRecords(batch.partition);
+    if (!changelog.unwritable) return { folded: first.folded, changelog: changelog.records };
+    this.log.warn({ topic: batch.topic, partition: batch.partition }, 'a changed state cannot be written; folding the slice again record by record');
+    for (const [key, entry] of first.touched) this.task.restore(key, entry ?? null);
+    const again = await this.foldPass(batch, records, true);
+    const checked = this.changelogRecords(batch.partition);
+    if (checked.unwritable) throw new LoopguardError(ERROR_CODES.internal, 'a state checked record by record is still not writable', { partition: batch.partition });
+    // Keys the first pass changed without a record of theirs (sweeps) keep their entries.
+    return { folded: again.folded, changelog: [...changelog.records.filter((c) => !first.touched.has(String(c.key))), ...checked.records] };
+  }
+
+  private async foldPass(batch: Batch, records: readonly InRecord[], checkState: boolean): Promise<Pass> {
     const folded: Array<readonly [InRecord, Folded]> = [];
     const touched = new Map<string, StoreEntry | undefined>();
-    for (const r of batch.records) {
+    for (const r of records) {
       if (!batch.isActive()) break;
       const f = await foldRecord(this.ctx, r, checkState);
       if (f.kind === 'decided') {
@@ -122,9 +159,9 @@ export class PartitionWorker {
   }
 
   /** Decisions and dead letters; none for records rebuilt after a reset (published the first time). */
-  private outputs(pass: Pass): OutRecord[] {
+  private outputs(folded: FoldedRecords): OutRecord[] {
     const out: OutRecord[] = [];
-    for (const [r, f] of pass.folded) {
+    for (const [r, f] of folded) {
       if (r.offset < this.emitFrom) continue;
       if (f.kind === 'dead') out.push(deadLetter(this.topics.deadLetter, r, f.reason, f.error));
       else if (f.kind === 'decided') out.push(...f.outputs);

@@ -73,20 +73,46 @@ export interface SourceOptions {
 }
 
 /**
- * Makes a batch's outputs durable together with its input position. Stages become durable in
- * order: nothing of a stage is sent before every record of the previous one is acknowledged
- * (decisions before the changelog entries that would let a restart skip them).
+ * Makes batches' outputs durable together with their input positions, one batch at a time per
+ * partition. Stages become durable in order: nothing of a stage is sent before every record
+ * written before it is acknowledged (decisions before the changelog entries that would let a
+ * restart skip them).
  */
 export interface Sink {
-  commit(stages: ReadonlyArray<readonly OutRecord[]>, position: InputPosition): Promise<void>;
+  /** Starts one batch of one partition. */
+  begin(): SinkBatch;
+  /** The highest next offset of a partition known to be committed (undefined: none yet). */
+  committedOffset(topic: string, partition: number): number | undefined;
   close(): Promise<void>;
+}
+
+/**
+ * One batch on its way out. Writes are sent in the order they were made, each only once the
+ * one before is acknowledged, while the caller goes on (folding the batch's next records).
+ */
+export interface SinkBatch {
+  /** Queues stages behind everything written before; a failure surfaces from `commit`. */
+  write(stages: ReadonlyArray<readonly OutRecord[]>): void;
+  /**
+   * Resolves once everything written is durable. The input position is committed after it:
+   * in the same transaction (exactly-once), or once it is acknowledged, possibly after this
+   * resolves (at-least-once: a restart re-reads records the changelog already covers, and the
+   * task skips them).
+   */
+  commit(position: InputPosition): Promise<void>;
+  /** Gives the batch up: waits for writes in flight, commits nothing (exactly-once: aborts). */
+  abandon(): Promise<void>;
 }
 
 /** A consumer-group member: batches in, and sinks that commit this member's input offsets. */
 export interface RecordSource {
   /** Resolves once the source is running; batches keep coming until `stop`. */
   run(handlers: SourceHandlers): Promise<void>;
-  /** At-least-once: each stage acknowledged in turn, then the input offset committed. */
+  /**
+   * At-least-once: each stage acknowledged in turn, then the input offset committed in the
+   * background, together with other partitions' (one commit in flight at a time). `stop`
+   * commits what is pending before it leaves the group.
+   */
   sink(): Promise<Sink>;
   /**
    * Exactly-once: every stage and the input offset in one transaction. Opening it fences any

@@ -10,6 +10,12 @@ import type { Assignment, Batch, CrashReport, KafkaSession, RecordSource, Sink }
 import { checkTopics, registerWithRetry } from './startup.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
+/**
+ * Partitions whose batches are processed at once. A batch spends most of its time waiting for
+ * acknowledgements, during which other partitions' batches can fold.
+ */
+const BATCHES_IN_FLIGHT = 6;
+
 export interface ProcessorOptions {
   readonly maxEventBytes: number;
   readonly registryAttempts: number;
@@ -61,7 +67,7 @@ export class StreamProcessor {
     this.source = this.kafka.groupConsumer(settings.consumer.groupId, {
       topics: this.topology.nodes.map((n) => n.inputTopic),
       fromBeginning: true,
-      concurrency: 2,
+      concurrency: BATCHES_IN_FLIGHT,
       sessionTimeoutMs: settings.consumer.sessionTimeoutMs,
     });
     if (settings.processing.guarantee === 'at_least_once') this.sink = await this.source.sink();

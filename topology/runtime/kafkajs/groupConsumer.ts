@@ -6,7 +6,8 @@ import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Logger } from '../../logger.js';
 import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
-import { openSender, openTransactional } from './producer.js';
+import { OffsetCommitter } from './offsetCommitter.js';
+import { openSender, openTransactional, type OpenSender } from './producer.js';
 import { toInRecord } from './records.js';
 
 const HEARTBEAT_INTERVAL_MS = 3_000;
@@ -39,6 +40,31 @@ async function heartbeatWhile<T>(work: Promise<T>, heartbeat: () => Promise<void
   return result;
 }
 
+/**
+ * Idempotent producers for concurrent batches, one each: a producer sends one request at a
+ * time, so batches of different partitions sharing one would wait for each other's acks.
+ * There are never more than the batches in flight at once.
+ */
+async function senderPool(kafka: KafkaClient, onOpen: (c: { disconnect(): Promise<void> }) => void) {
+  const open = async () => {
+    const s = await openSender(kafka);
+    onOpen(s.producer);
+    all.push(s);
+    return s;
+  };
+  const all: OpenSender[] = [];
+  const idle = [await open()];
+  return {
+    acquire: async (): Promise<OpenSender> => idle.pop() ?? (await open()),
+    release: (s: OpenSender) => {
+      idle.push(s);
+    },
+    close: async () => {
+      for (const s of all) await s.close();
+    },
+  };
+}
+
 export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceOptions, log: Logger, onOpen: (c: { disconnect(): Promise<void> }) => void): RecordSource {
   const c: Consumer = kafka.consumer({
     groupId,
@@ -49,6 +75,12 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
   });
   onOpen(c);
   let held: Assignment = new Map();
+  let leaving = false;
+  const committer = new OffsetCommitter(async (positions) => {
+    if (leaving) return false;
+    await c.commitOffsets(positions.map((p) => ({ topic: p.topic, partition: p.partition, offset: String(p.nextOffset) })));
+    return true;
+  }, log);
   let revoke: ((lost: Assignment) => void) | undefined;
   const revokeAll = () => {
     const lost = held;
@@ -97,24 +129,69 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
     },
 
     async sink(): Promise<Sink> {
-      const sender = await openSender(kafka);
-      onOpen(sender.producer);
+      const senders = await senderPool(kafka, onOpen);
       return {
-        async commit(stages, position) {
-          for (const stage of stages) await sender.send(stage);
-          await c.commitOffsets([{ topic: position.topic, partition: position.partition, offset: String(position.nextOffset) }]);
+        begin() {
+          // The producer is taken when the first write is sent and kept until the batch ends:
+          // a batch's writes stay in order on one producer.
+          let sender: Promise<OpenSender> | undefined;
+          let chain: Promise<void> = Promise.resolve();
+          const settle = async () => {
+            await chain.catch(() => undefined);
+            const s = await sender?.catch(() => undefined);
+            if (s !== undefined) senders.release(s);
+          };
+          return {
+            write(stages) {
+              chain = chain.then(async () => {
+                const s = await (sender ??= senders.acquire());
+                for (const stage of stages) await s.send(stage);
+              });
+              chain.catch(() => undefined); // it surfaces from commit
+            },
+            async commit(position) {
+              try {
+                await chain;
+              } finally {
+                await settle();
+              }
+              committer.add(position);
+            },
+            abandon: settle,
+          };
         },
-        close: () => sender.close(),
+        committedOffset: (topic, partition) => committer.committedOffset(topic, partition),
+        close: () => senders.close(),
       };
     },
 
     async transactionalSink(transactionalId): Promise<Sink> {
       const tx = await openTransactional(kafka, transactionalId, log);
       onOpen({ disconnect: () => tx.close() });
-      return { commit: (stages, position) => tx.commit(stages.flat(), groupId, position), close: () => tx.close() };
+      let committed: number | undefined;
+      return {
+        begin() {
+          const batch = tx.begin(groupId);
+          return {
+            write: (stages) => batch.write(stages),
+            async commit(position) {
+              await batch.commit(position);
+              committed = position.nextOffset;
+            },
+            abandon: () => batch.abandon(),
+          };
+        },
+        committedOffset: () => committed,
+        close: () => tx.close(),
+      };
     },
 
     async stop() {
+      // kafkajs drops commits once its runner stops, and then leaves the group: what is
+      // queued goes first. A batch still running commits nothing more; its records are
+      // re-read by the next owner, which skips what the changelog covers.
+      await committer.flush();
+      leaving = true;
       await c.stop();
       revokeAll();
       await c.disconnect();

@@ -1,9 +1,10 @@
 // Producers: an idempotent one for plain sends, and a transactional one per exactly-once
 // partition. Both are the kafkajs producer with the same settings.
+import { setTimeout as delay } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
-import type { Producer } from 'kafkajs';
+import type { Producer, Transaction } from 'kafkajs';
 import type { Logger } from '../../logger.js';
-import type { InputPosition, OutRecord, Sender } from '../port.js';
+import type { OutRecord, Sender, SinkBatch } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
 import { chunks, topicMessages } from './records.js';
 
@@ -27,20 +28,43 @@ async function sendAll(
   for (const chunk of chunks(records)) await send({ acks: -1, compression: CompressionTypes.None, topicMessages: topicMessages(chunk) });
 }
 
-export async function openSender(kafka: KafkaClient): Promise<Sender & { readonly producer: Producer }> {
+export type OpenSender = Sender & { readonly producer: Producer };
+
+export async function openSender(kafka: KafkaClient): Promise<OpenSender> {
   const p = kafka.producer(producerConfig());
   await kafkaCall('cannot connect a producer to Kafka', () => p.connect());
   return { producer: p, send: (records) => sendAll((r) => p.sendBatch(r), records), close: () => p.disconnect() };
 }
 
-/** Sends stages and commits the input offset of `groupId` in one transaction. */
+/** One transaction per batch: its records, and the input offset of `groupId`. */
 export interface TransactionalProducer {
-  commit(records: readonly OutRecord[], groupId: string, position: InputPosition): Promise<void>;
+  begin(groupId: string): SinkBatch;
   close(): Promise<void>;
 }
 
+/**
+ * The coordinator answers CONCURRENT_TRANSACTIONS to the first request of a transaction while
+ * it is still writing the previous one's commit markers, which takes milliseconds. kafkajs
+ * retries it like any error, after its initial retry time (200 ms here), so every transaction
+ * but the first waited ~200 ms; the Java client retries it after 20 ms.
+ */
+const TRANSACTION_RETRY = { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 20, maxRetryTime: 5_000 };
+const CONCURRENT_RETRIES = 8;
+
+/** kafkajs retries AddPartitionsToTxn but not AddOffsetsToTxn: a transaction with no records starts with the latter. */
+async function sendOffsetsRetrying(send: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (e) {
+      if ((e as { type?: string }).type !== 'CONCURRENT_TRANSACTIONS' || attempt >= CONCURRENT_RETRIES) throw e;
+      await delay(TRANSACTION_RETRY.initialRetryTime * 2 ** attempt);
+    }
+  }
+}
+
 export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
-  const p = kafka.producer({ ...producerConfig(), transactionalId });
+  const p = kafka.producer({ ...producerConfig(), retry: TRANSACTION_RETRY, transactionalId });
   await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect());
   // kafkajs sends the transactional id (InitProducerId) only when the first transaction
   // begins, not on connect. Beginning one now bumps the epoch, which fences an older producer
@@ -49,23 +73,48 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
   // sees everything the predecessor will ever commit.
   const fence = await kafkaCall(`cannot fence transactional id ${transactionalId}`, () => p.transaction());
   await fence.abort();
-  return {
-    async commit(records, groupId, position) {
-      const tx = await p.transaction();
-      try {
-        await sendAll((r) => tx.sendBatch(r), records);
-        await tx.sendOffsets({
-          consumerGroupId: groupId,
-          topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
+  // Writes are chained: kafkajs sends a transaction's requests one after the other anyway,
+  // and a write that fails must keep the ones after it from being sent at all.
+  const begin = (groupId: string): SinkBatch => {
+    let tx: Transaction | undefined;
+    let chain: Promise<void> = Promise.resolve();
+    const open = async () => (tx ??= await p.transaction());
+    const abort = async () => {
+      await chain.catch(() => undefined);
+      // An abort that fails leaves the transaction to time out, and the next InitProducerId (a
+      // restart) aborts it. Worth knowing, not worth masking why the batch failed.
+      if (tx !== undefined) await tx.abort().catch((abortError: unknown) => log.warn({ err: abortError, transactionalId }, 'aborting a failed transaction failed too'));
+    };
+    return {
+      write(stages) {
+        const records = stages.flat();
+        chain = chain.then(async () => {
+          const t = await open();
+          await sendAll((r) => t.sendBatch(r), records);
         });
-        await tx.commit();
-      } catch (e) {
-        // The commit failed; an abort that fails too leaves the transaction to time out, and
-        // the next InitProducerId (a restart) aborts it. Worth knowing, not worth masking `e`.
-        await tx.abort().catch((abortError: unknown) => log.warn({ err: abortError, transactionalId }, 'aborting a failed transaction failed too'));
-        throw e;
-      }
-    },
+        chain.catch(() => undefined); // it surfaces from commit
+      },
+      async commit(position) {
+        try {
+          await chain;
+          const t = await open();
+          await sendOffsetsRetrying(() =>
+            t.sendOffsets({
+              consumerGroupId: groupId,
+              topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
+            }),
+          );
+          await t.commit();
+        } catch (e) {
+          await abort();
+          throw e;
+        }
+      },
+      abandon: abort,
+    };
+  };
+  return {
+    begin,
     close: () => p.disconnect(),
   };
 }
