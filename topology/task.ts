@@ -5,8 +5,11 @@
 // A record either folds completely or not at all: states are immutable, so `rollback` puts the
 // previous entry back when the runtime cannot make a record's outputs durable.
 import type { SourcePosition } from '../processors/kernel/contract.js';
+import type { Trip } from '../processors/kernel/process.js';
 import type { StoreEntry } from '../schemas/state.js';
 import type { Decision, ProcessorNode } from './topology.js';
+
+const NO_TRIPS: readonly Trip[] = [];
 
 export type { Decision, SourcePosition, StoreEntry };
 
@@ -24,6 +27,7 @@ export type TaskResult =
       readonly previous: StoreEntry | undefined;
       /** What bounded state had to forget for this record. */
       readonly drops: readonly string[];
+      readonly trips: readonly Trip[];
     }
   | { readonly kind: 'invalid'; readonly reason: string; readonly code: InvalidCode }
   /** Already folded into the restored state (a redelivery after a crash): no second effect. */
@@ -90,6 +94,7 @@ export class PartitionTask {
     const verdict = process.decide(state, event);
     const next = process.evolve(state, event, verdict);
     const drops = process.drops(state, event, verdict);
+    const trips = process.trips?.(state, event, verdict) ?? NO_TRIPS;
     const eventId = this.node.eventIdOf(event);
     const base = eventId !== undefined ? `${this.node.name}/${key}/${eventId}` : `${record.topic}/${record.partition}/${record.offset}`;
     const source = { topic: record.topic, partition: record.partition, offset: record.offset };
@@ -97,7 +102,7 @@ export class PartitionTask {
     const decisions = process.react(event, verdict).map((d, i) => Object.assign({}, d, { id: i === 0 ? `${base}/${d.type}` : `${base}/${d.type}/${i}`, source }) as Decision);
     this.put(key, { state: next, offset: record.offset });
     this.advance(ts);
-    return { kind: 'decided', key, decisions, previous, drops };
+    return { kind: 'decided', key, decisions, previous, drops, trips };
   }
 
   /** Undoes the last record of `key`: its entry goes back to what `processEvent` reported. */

@@ -36,6 +36,9 @@ export class LiveStats implements Telemetry {
   deadLetter(reason: string): void {
     this.inner.deadLetter(reason);
   }
+  trip(what: string, shadow: boolean): void {
+    this.inner.trip(what, shadow);
+  }
   stateDrop(topic: string, what: string): void {
     this.inner.stateDrop(topic, what);
   }

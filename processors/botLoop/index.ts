@@ -8,7 +8,7 @@ import { conversationKeyOf, type ChannelEvent } from './events.js';
 import { evolveConversation, isConversationIdle, type IdleHorizon } from './evolve.js';
 import { allBotPolicies, botPolicyResolver } from './policy.js';
 import { reactMessage, type BotDecision } from './react.js';
-import { CONVERSATION_WINDOW_MS, initialConversationState, type ConversationState } from './state.js';
+import { CONVERSATION_WINDOW_MS, initialConversationState, REASONS, type ConversationState } from './state.js';
 
 export const BOT_LOOP = 'bot-loop';
 
@@ -24,6 +24,12 @@ function longestHorizon(config: BotLoopConfig): IdleHorizon {
   return { windowMs, retentionMs: windowMs + max('cooldownSeconds') + CONVERSATION_WINDOW_MS, slowHorizonMs };
 }
 
+/** The message started a slow-loop cooldown of its own (§4.6), not one already running. */
+function startsSlowLoop(state: ConversationState, event: ChannelEvent, verdict: BotVerdict): boolean {
+  const next = verdict.slow?.cooldown;
+  return event.type === 'bot_message' && next != null && next !== state.slow?.cooldown && next.start === event.ts;
+}
+
 export function botLoopProcess(config: BotLoopConfig = defaultBotLoopConfig): BotLoopProcess {
   const horizon = longestHorizon(config);
   const policyOf = botPolicyResolver(config.policy);
@@ -36,6 +42,7 @@ export function botLoopProcess(config: BotLoopConfig = defaultBotLoopConfig): Bo
     // A human_message gets no decision (§4.6).
     react: (event, verdict) => (event.type === 'bot_message' ? reactMessage(event, verdict) : []),
     drops: (_state, _event, verdict) => verdict.dropped,
+    trips: (state, event, verdict) => (startsSlowLoop(state, event, verdict) ? [{ what: REASONS.slowLoop, shadow: verdict.shadow }] : []),
     isEmpty: (s) => s.pairs.size === 0 && s.receivers.size === 0 && s.slow === null,
     isExpired: (s, streamTime) => isConversationIdle(s, streamTime, horizon),
   };

@@ -8,6 +8,12 @@
 // step to read. `evolve` never mutates the state it is given (a failed record is rolled back
 // by keeping the old state), and its cost per event does not grow with the size of the state.
 
+/** A guard that an event tripped: which one, and whether it was in shadow mode. */
+export interface Trip {
+  readonly what: string;
+  readonly shadow: boolean;
+}
+
 export interface Process<S, E, V, D> {
   readonly name: string;
   readonly initialState: S;
@@ -18,6 +24,8 @@ export interface Process<S, E, V, D> {
   react(event: E, verdict: V): readonly D[];
   /** What a bounded collection of the state had to forget for this event (counted in a metric). */
   drops(state: S, event: E, verdict: V): readonly string[];
+  /** Guards this event tripped, i.e. cooldowns it started (counted in a metric); none when absent. */
+  trips?(state: S, event: E, verdict: V): readonly Trip[];
   /** True when the state carries nothing worth keeping (the store deletes it: a tombstone). */
   isEmpty(state: S): boolean;
   /** True when a state is idle as of `streamTime` and may be dropped by a sweep. */

@@ -8,6 +8,7 @@
 import { DecodeError, type SchemaCatalog } from '../../schemas/registry.js';
 import type { Decision, PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
+import type { Trip } from '../../processors/kernel/process.js';
 import { DEAD_LETTER_REASONS as REASONS } from './deadLetter.js';
 import { MAX_RECORD_BYTES, type InRecord, type OutRecord } from './port.js';
 
@@ -27,6 +28,7 @@ export type Folded =
       readonly eventType: string;
       /** What bounded state had to forget for this record. */
       readonly drops: readonly string[];
+      readonly trips: readonly Trip[];
       readonly key: string;
       /** The key's entry before this record. */
       readonly before: StoreEntry | undefined;
@@ -73,7 +75,7 @@ export async function foldRecord(ctx: FoldContext, r: InRecord, checkState: bool
     if (result.kind === 'invalid') return dead('code' in result ? String(result.code) : REASONS.invalid, result.reason);
     const outputs = result.decisions.map((d) => decisionRecord(ctx, r.partition, d));
     const state = checkState ? changelogValue(ctx, key, task.get(key)!) : undefined;
-    return { kind: 'decided', eventType: String(value.type), drops: result.drops, key, before, decisions: result.decisions, outputs, state };
+    return { kind: 'decided', eventType: String(value.type), drops: result.drops, trips: result.trips, key, before, decisions: result.decisions, outputs, state };
   } catch (e) {
     // States are immutable, so putting the previous entry back undoes the fold. The key stays
     // marked changed: the changelog gets its old entry again (or a tombstone for a new key).

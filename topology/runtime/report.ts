@@ -24,6 +24,7 @@ export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: L
         telemetry.event(f.eventType);
         for (const d of f.decisions) telemetry.decision(decisionLabels(d));
         for (const what of f.drops) telemetry.stateDrop(r.topic, what);
+        for (const t of f.trips) telemetry.trip(t.what, t.shadow);
         break;
       default:
         unreachable('folded record', f);

@@ -29,9 +29,11 @@ describe('decision metrics', () => {
   it('count shadow decisions apart from enforced ones, and escalations', async () => {
     const t = new PrometheusTelemetry();
     for (const d of [block, block, escalation, suppress]) t.decision(decisionLabels(d));
+    t.trip('slow_loop', false);
     const text = await t.registry.metrics();
     expect(text).toContain('loopguard_decisions_total{type="tool_decision",decision="block",detector="generic_repeat",reason="none",shadow="true"} 2');
     expect(text).toContain('loopguard_decisions_total{type="bot_decision",decision="suppress",detector="none",reason="slow_loop",shadow="false"} 1');
     expect(text).toContain('loopguard_escalations_total{shadow="false"} 1');
+    expect(text).toContain('loopguard_trips_total{what="slow_loop",shadow="false"} 1');
   });
 });

@@ -28,6 +28,8 @@ export interface Telemetry {
   deadLetter(reason: string): void;
   /** A bounded collection of a key's state forgot something (docs/behaviour.md §1 "Limits"). */
   stateDrop(topic: string, what: string): void;
+  /** A guard started a cooldown (docs/behaviour.md §4.6: slow_loop). */
+  trip(what: string, shadow: boolean): void;
   lag(topic: string, partition: number, lag: number): void;
   restored(topic: string, seconds: number, records: number): void;
   /** Seconds from the input record's append time to its decision being durable. */
@@ -42,6 +44,7 @@ export const NO_TELEMETRY: Telemetry = {
   decision: () => {},
   deadLetter: () => {},
   stateDrop: () => {},
+  trip: () => {},
   lag: () => {},
   restored: () => {},
   latency: () => {},
@@ -65,6 +68,12 @@ export class PrometheusTelemetry implements Telemetry {
     name: 'loopguard_escalations_total',
     help: 'Runs ended because the model kept retrying blocked calls (run_abort, block_escalation), by shadow mode.',
     labelNames: ['shadow'],
+    registers: [this.registry],
+  });
+  private readonly trips = new client.Counter({
+    name: 'loopguard_trips_total',
+    help: 'Cooldowns started, by guard (slow_loop: a slow bot loop, docs/behaviour.md §4.6) and shadow mode.',
+    labelNames: ['what', 'shadow'],
     registers: [this.registry],
   });
   private readonly deadLetters = new client.Counter({
@@ -127,6 +136,9 @@ export class PrometheusTelemetry implements Telemetry {
   }
   deadLetter(reason: string): void {
     this.deadLetters.inc({ reason });
+  }
+  trip(what: string, shadow: boolean): void {
+    this.trips.inc({ what, shadow: String(shadow) });
   }
   stateDrop(topic: string, what: string): void {
     this.stateDrops.inc({ topic, what });

@@ -30,6 +30,7 @@ export function acceptingRaw(p: ToolLoopProcess): RawToolLoopProcess {
     evolve: (s, e, v) => p.evolve(s, parse(e), v),
     react: (e, v) => p.react(parse(e), v),
     drops: (s, e, v) => p.drops(s, parse(e), v),
+    trips: undefined,
   };
 }
 
