@@ -27,7 +27,7 @@ function longestHorizon(config: BotLoopConfig): IdleHorizon {
 /** The message started a slow-loop cooldown of its own (§4.6), not one already running. */
 function startsSlowLoop(state: ConversationState, event: ChannelEvent, verdict: BotVerdict): boolean {
   const next = verdict.slow?.cooldown;
-  return event.type === 'bot_message' && next != null && next !== state.slow?.cooldown && next.start === event.ts;
+  return event.type === 'bot_message' && next !== undefined && next !== null && next !== state.slow?.cooldown && next.start === event.ts;
 }
 
 export function botLoopProcess(config: BotLoopConfig = defaultBotLoopConfig): BotLoopProcess {
