@@ -67,7 +67,7 @@ describe('loopguard start', () => {
       await waitFor('the guard to be ready', async () => (await snapshot()).guard.ready);
 
       await waitFor('the demo decisions to come back', () => /^demo: all \d+ decisions came back through Kafka/m.test(out), 120_000);
-      expect(out).toMatch(/^demo: all \d+ decisions came back through Kafka \(1 abort, \d+ allow, \d+ block, \d+ deliver, \d+ suppress, \d+ warn\), as the in-memory run/m);
+      expect(out).toMatch(/^demo: all \d+ decisions came back through Kafka \(2 abort, \d+ allow, \d+ block, \d+ deliver, \d+ suppress, \d+ warn\), as the in-memory run/m);
       expect(out).toMatch(/BLOCK +run=run-stuck-reader-\w+ read generic_repeat count=20/);
       expect(out).toMatch(/SUPPRESS slack C0ALERTS-\w+ B0DEPLOY ↔ B0TRIAGE pair_budget/);
       const seen = await snapshot();

@@ -77,11 +77,12 @@ describe('the README walkthrough', () => {
     const out = await bash(script, cwd, { ...process.env, LOOPGUARD_CONFIG: undefined, ...infraEnv(), LOG_LEVEL: 'warn' });
 
     const expected = (await lgOk(['replay', '--config', join(cwd, 'examples/config/starter.json5'), join(cwd, 'events.jsonl')])).split('\n').filter((l) => l.startsWith('{"type"'));
-    const tailed = out.split('\n').filter((l) => /^\d{4}-\d\d-\d\dT\S+Z (ALLOW|WARN|BLOCK|ABORT RUN|DELIVER|SUPPRESS) /.test(l));
+    const tailed = out.split('\n').filter((l) => /^\d{4}-\d\d-\d\dT\S+Z (?:WOULD )?(ALLOW|WARN|BLOCK|ABORT RUN|DELIVER|SUPPRESS) /.test(l));
     expect(expected.length).toBeGreaterThan(100);
     expect(tailed).toHaveLength(expected.length);
     expect(out).toMatch(/BLOCK +run=run-stuck-reader read generic_repeat count=20/);
     expect(out).toMatch(/SUPPRESS slack C0ALERTS B0DEPLOY ↔ B0TRIAGE pair_budget/);
     expect(out).toMatch(/ABORT RUN run=run-compaction exec compaction_loop_persisted/);
+    expect(out).toMatch(/WOULD BLOCK run=run-canary-reader read generic_repeat count=20 .*\[shadow: obeyed as allow\]/);
   });
 });
