@@ -83,7 +83,9 @@ async function start(ctx: Context, opts: StartOptions): Promise<void> {
   const untrap = life.trapSignals();
   void life.stopRequested.then(() => out.print('stopping…'));
   try {
-    out.print(`loopguard start: config ${file}${opts.config === undefined ? ' (the starter: both guards on, escalation, a shadow canary agent, slow bot loops; --config FILE runs yours)' : ''}`);
+    out.print(
+      `loopguard start: config ${file}${opts.config === undefined ? ' (the starter: both guards on, escalation, a shadow canary agent, slow bot loops; --config FILE runs yours)' : ''}`,
+    );
     config = await brokerFor(config, opts, out, life);
     if (life.signal.aborted) return;
     out.print(`KAFKA_BROKERS=${config.settings.kafka.brokers.join(',')}`);
