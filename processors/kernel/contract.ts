@@ -219,21 +219,64 @@ export type Validator<T> = (input: unknown) => Parsed<T>;
  * exactly the declared fields that are present.
  */
 export function validator<T extends string, F extends Fields>(decl: TypeDecl<T, F>): Validator<{ readonly type: T } & Shape<F>> {
-  const entries = Object.entries(decl.fields).map(([name, spec]) => [name, fieldOf(spec), isOptional(spec)] as const);
+  // Compiled once per declaration: each field gets its own checker and normaliser, so the
+  // per-event loop does no destructuring and no switch on the field kind.
+  const steps = Object.entries(decl.fields).map(([name, spec]) => compileStep(name, fieldOf(spec), isOptional(spec)));
+  const n = steps.length;
   return (input) => {
     if (!isRecord(input)) return invalid('event must be a JSON object');
     if (own(input, 'type') !== decl.type) return invalid(`type: must be ${decl.type}`);
     const out: Record<string, unknown> = { type: decl.type };
-    for (const [name, field, optional] of entries) {
-      const v = own(input, name);
+    for (let i = 0; i < n; i++) {
+      const step = steps[i]!;
+      const v = Object.hasOwn(input, step.name) ? input[step.name] : undefined;
       if (v === undefined || v === null) {
-        if (!optional) return invalid(`${name}: is required`);
+        if (!step.optional) return invalid(step.required);
         continue;
       }
-      const wrong = check(field, v);
-      if (wrong !== undefined) return invalid(`${name}: ${wrong}`);
-      out[name] = normalise(field, v);
+      const wrong = step.check(v);
+      if (wrong !== undefined) return invalid(`${step.name}: ${wrong}`);
+      out[step.name] = step.normalise === undefined ? v : step.normalise(v);
     }
     return { ok: true, value: out as { readonly type: T } & Shape<F> };
   };
+}
+
+interface Step {
+  readonly name: string;
+  readonly optional: boolean;
+  readonly required: string;
+  readonly check: (v: unknown) => string | undefined;
+  /** Undefined when the value is kept as it is. */
+  readonly normalise: ((v: unknown) => unknown) | undefined;
+}
+
+function compileStep(name: string, field: Field, optional: boolean): Step {
+  const copies = field.kind === 'textOrRecord' || field.kind === 'record' || field.kind === 'list';
+  return { name, optional, required: `${name}: is required`, check: compileCheck(field), normalise: copies ? (v) => normalise(field, v) : undefined };
+}
+
+/** `check` specialised to one field; the hot kinds get straight-line code, the rest delegate. */
+function compileCheck(field: Field): (v: unknown) => string | undefined {
+  switch (field.kind) {
+    case 'string': {
+      const { nonEmpty, maxLength } = field;
+      const limit = maxLength ?? Infinity;
+      return (v) => {
+        if (typeof v !== 'string') return 'must be a string';
+        if (nonEmpty === true && v === '') return 'must not be empty';
+        if (!v.isWellFormed()) return 'must be well-formed Unicode (it has a lone surrogate)';
+        if (v.length > limit) return `must be at most ${maxLength} characters (got ${v.length})`;
+        return undefined;
+      };
+    }
+    case 'long':
+    case 'int': {
+      const { min, max } = field;
+      const reason = `must be an integer from ${min} to ${max}`;
+      return (v) => (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max ? reason : undefined);
+    }
+    default:
+      return (v) => check(field, v);
+  }
 }
