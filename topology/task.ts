@@ -95,14 +95,26 @@ export class PartitionTask {
     const next = process.evolve(state, event, verdict);
     const drops = process.drops(state, event, verdict);
     const trips = process.trips?.(state, event, verdict) ?? NO_TRIPS;
-    const eventId = this.node.eventIdOf(event);
-    const base = eventId !== undefined ? `${this.node.name}/${key}/${eventId}` : `${record.topic}/${record.partition}/${record.offset}`;
-    const source = { topic: record.topic, partition: record.partition, offset: record.offset };
-    // Object.assign, not spread: V8 builds spread-with-extra-keys objects an order of magnitude slower.
-    const decisions = process.react(event, verdict).map((d, i) => Object.assign({}, d, { id: i === 0 ? `${base}/${d.type}` : `${base}/${d.type}/${i}`, source }) as Decision);
+    const decisions = this.stamp(process.react(event, verdict), key, event, record);
     this.put(key, { state: next, offset: record.offset });
     this.advance(ts);
     return { kind: 'decided', key, decisions, previous, drops, trips };
+  }
+
+  // Each decision gets its id and source position. Built only when there are decisions (most
+  // events have none), in a plain loop: no per-event closure, id base or source object.
+  private stamp(made: readonly { readonly type: string }[], key: string, event: unknown, record: InputRecord): Decision[] {
+    const decisions: Decision[] = [];
+    if (made.length === 0) return decisions;
+    const eventId = this.node.eventIdOf(event);
+    const base = eventId !== undefined ? `${this.node.name}/${key}/${eventId}` : `${record.topic}/${record.partition}/${record.offset}`;
+    const source = { topic: record.topic, partition: record.partition, offset: record.offset };
+    for (let i = 0; i < made.length; i++) {
+      const d = made[i]!;
+      // Object.assign, not spread: V8 builds spread-with-extra-keys objects an order of magnitude slower.
+      decisions.push(Object.assign({}, d, { id: i === 0 ? `${base}/${d.type}` : `${base}/${d.type}/${i}`, source }) as Decision);
+    }
+    return decisions;
   }
 
   /** Undoes the last record of `key`: its entry goes back to what `processEvent` reported. */
