@@ -1,14 +1,11 @@
 #!/usr/bin/env node
 // The `loopguard` command. Each subcommand loads config, builds what it needs, and runs.
+import './jitless.js';
 import { Command } from 'commander';
-import * as z from 'zod';
 import { LoopguardError } from '../topology/errors.js';
 import { registerCommands } from './commands/index.js';
 import { context } from './context.js';
 import { debugRequested } from '../topology/config.js';
-
-// Config is parsed once per process: zod's compiled parsers (new Function) cost more than they save.
-z.config({ jitless: true });
 
 const program = new Command()
   .name('loopguard')

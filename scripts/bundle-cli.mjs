@@ -74,6 +74,9 @@ await build({
   absWorkingDir: ROOT,
   entryPoints: [
     { in: 'cli/main.ts', out: 'main' },
+    // Its own file, so main.js imports it first and it runs before any schema is built (inlined,
+    // esbuild would run it after the chunks main.js imports).
+    { in: 'cli/jitless.ts', out: 'jitless' },
     { in: 'cli/replay/parseWorker.ts', out: 'parseWorker' },
   ],
   outdir: 'dist/cli',

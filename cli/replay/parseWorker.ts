@@ -1,12 +1,16 @@
-// A parse worker: chunks of whole lines in, parsed and hashed events out. Validation and
-// hashing do not depend on config, so the default topology parses exactly as the main one.
-import { parentPort } from 'node:worker_threads';
+// A parse worker: chunks of whole lines in, parsed and hashed events out on the results port
+// (counted in `posted`, which wakes a waiting reader). Validation and hashing do not depend on
+// config, so the default topology parses exactly as the main one.
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { buildTopology } from '../../topology/build.js';
 import { configFrom } from '../../topology/config.js';
 import { parseChunk } from './parse.js';
 
 const topology = buildTopology(configFrom({}));
+const { results, posted } = workerData as { results: MessagePort; posted: Int32Array };
 
 parentPort!.on('message', (m: { seq: number; chunk: Uint8Array }) => {
-  parentPort!.postMessage({ seq: m.seq, parsed: parseChunk(topology, m.chunk) });
+  results.postMessage({ seq: m.seq, parsed: parseChunk(topology, m.chunk) });
+  Atomics.add(posted, 0, 1);
+  Atomics.notify(posted, 0);
 });

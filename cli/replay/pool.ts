@@ -1,49 +1,76 @@
-// Parse workers for replay: chunks go out round-robin and come back in submission order, so
-// the fold sees events exactly in input order and the output is byte for byte the serial one.
-import { Worker } from 'node:worker_threads';
+// Parse workers for replay. Results come back on a port this thread reads synchronously
+// (receiveMessageOnPort), so a thread busy folding and parsing picks them up, and feeds the
+// worker again, without going back to the event loop; a shared counter wakes it when it has
+// nothing else to do. Results are taken by sequence number, so the caller decides the order.
+import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ParsedLine } from './parse.js';
 
-interface Pending {
-  resolve(parsed: readonly ParsedLine[]): void;
-  reject(error: Error): void;
-}
+/** How long one blocking wait for a result lasts before events (a worker's failure) are looked at. */
+const WAIT_MS = 50;
 
 export class ParsePool {
   private readonly workers: Worker[];
-  private readonly pending = new Map<number, Pending>();
+  /** One results port per worker (a port goes to one thread). */
+  private readonly results: MessagePort[] = [];
+  private readonly done = new Map<number, readonly ParsedLine[]>();
+  /** Results posted so far, counted by the workers. */
+  private readonly posted = new Int32Array(new SharedArrayBuffer(4));
+  private failure: Error | undefined;
   private next = 0;
+  private received = 0;
 
   constructor(size: number) {
     const url = new URL('./parseWorker.js', import.meta.url);
     this.workers = Array.from({ length: size }, () => {
-      const w = new Worker(url);
-      w.on('message', (m: { seq: number; parsed: readonly ParsedLine[] }) => {
-        const p = this.pending.get(m.seq);
-        this.pending.delete(m.seq);
-        p?.resolve(m.parsed);
-      });
-      w.on('error', (e) => this.failAll(e));
+      const channel = new MessageChannel();
+      this.results.push(channel.port1);
+      const w = new Worker(url, { workerData: { results: channel.port2, posted: this.posted }, transferList: [channel.port2] });
+      w.on('error', (e) => (this.failure = e));
       return w;
     });
   }
 
-  /** Parses a chunk of whole lines on the next worker; settles with one result per line. */
-  parse(chunk: Buffer): Promise<readonly ParsedLine[]> {
+  /** Chunks handed out whose results are not back yet. */
+  get inFlight(): number {
+    return this.next - this.received;
+  }
+
+  /** Hands a chunk of whole lines to the next worker; its results are taken with `take`. */
+  submit(chunk: Buffer): number {
     const seq = this.next++;
     // A copy the worker owns: the read stream's buffers may share a pool.
     const owned = new Uint8Array(chunk);
-    return new Promise((resolve, reject) => {
-      this.pending.set(seq, { resolve, reject });
-      this.workers[seq % this.workers.length]!.postMessage({ seq, chunk: owned }, [owned.buffer]);
-    });
+    this.workers[seq % this.workers.length]!.postMessage({ seq, chunk: owned }, [owned.buffer]);
+    return seq;
+  }
+
+  /** The chunk's results if they are back (one per line), without waiting. */
+  poll(seq: number): readonly ParsedLine[] | undefined {
+    for (const port of this.results) {
+      for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+        const r = m.message as { seq: number; parsed: readonly ParsedLine[] };
+        this.done.set(r.seq, r.parsed);
+        this.received++;
+      }
+    }
+    const parsed = this.done.get(seq);
+    if (parsed !== undefined) this.done.delete(seq);
+    return parsed;
+  }
+
+  /** The chunk's results, waiting for them. */
+  async take(seq: number): Promise<readonly ParsedLine[]> {
+    for (;;) {
+      const seen = Atomics.load(this.posted, 0);
+      const parsed = this.poll(seq);
+      if (parsed !== undefined) return parsed;
+      if (this.failure !== undefined) throw this.failure;
+      if (Atomics.wait(this.posted, 0, seen, WAIT_MS) === 'timed-out') await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async close(): Promise<void> {
+    for (const port of this.results) port.close();
     await Promise.all(this.workers.map((w) => w.terminate()));
-  }
-
-  private failAll(e: Error): void {
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
   }
 }

@@ -12,6 +12,7 @@ import type { Progress } from '../progress.js';
 import { lineChunks, splitLines } from './batches.js';
 import { parseLine, type ParsedLine } from './parse.js';
 import type { ParsePool } from './pool.js';
+import { Window } from './window.js';
 
 export interface ReplayOptions {
   readonly skipInvalid: boolean;
@@ -39,43 +40,39 @@ const WORKERS_FROM_BYTES = 1 << 20;
 export async function replay(config: LoopguardConfig, input: Readable, output: Writable, opts: ReplayOptions, log: LazyLogger, progress?: Progress): Promise<ReplayStats> {
   const topology = buildTopology(config);
   const fold = new Fold(topology, new InMemoryDriver(topology, opts.partitions), opts.skipInvalid, log);
-  // Chunks in flight: enough 112 KB chunks that a worker always has the next one.
   const most = typeof opts.workers === 'number' ? opts.workers : opts.workers.auto;
-  const ahead = Math.max(1, 8 * most);
   let pool: ParsePool | undefined;
+  let window: Window | undefined;
   let seen = 0;
-  // Chunks handed to workers, oldest first; each is folded only after every chunk before it.
-  const queue: Array<{ readonly bytes: number; readonly parsed: Promise<readonly ParsedLine[]> }> = [];
-  const drain = async (keep: number) => {
-    while (queue.length > keep) {
-      const q = queue.shift()!;
-      await emit(fold.parsed(await q.parsed), q.bytes);
-    }
-  };
   const emit = async (text: string, bytes: number) => {
     await write(output, text);
     progress?.add(bytes);
+  };
+  // Folds what the window has ready, waiting while it is full; with `all`, everything in it.
+  const drain = async (w: Window, all: boolean) => {
+    for (let r = await w.next(all || w.full); r !== undefined; r = await w.next(all || w.full)) await emit(fold.parsed(r.parsed), r.bytes);
   };
   try {
     for await (const chunk of lineChunks(input)) {
       seen += chunk.length;
       if (pool === undefined && most > 0 && seen > WORKERS_FROM_BYTES && (typeof opts.workers === 'number' || seen / Math.max(1, fold.lineCount) >= RAW_LINE_BYTES)) {
         pool = await startPool(most);
+        // Chunks read ahead of the fold: enough 112 KB chunks that each thread has the next one.
+        window = new Window(topology, pool, most, 4 + 4 * most);
         log.debug({ workers: most }, 'parse workers started');
       }
-      if (pool === undefined) await emit(fold.lines(splitLines(chunk)), chunk.length);
+      if (window === undefined) await emit(fold.lines(splitLines(chunk)), chunk.length);
       else {
-        queue.push({ bytes: chunk.length, parsed: pool.parse(chunk) });
-        await drain(ahead - 1);
+        window.add(chunk);
+        await drain(window, false);
       }
     }
-    await drain(0);
+    if (window !== undefined) await drain(window, true);
   } catch (e) {
     // What was folded before the failure is written; the failure is reported after it.
     await write(output, fold.take());
     throw e;
   } finally {
-    for (const q of queue) q.parsed.catch(() => undefined);
     await pool?.close();
   }
   progress?.stop();
