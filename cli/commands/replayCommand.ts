@@ -1,11 +1,11 @@
 import { availableParallelism, loadavg } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { configOption, positiveInt } from '../options.js';
 import { openInput } from '../jsonLines.js';
 import { lazyLogger } from '../lazyLogger.js';
 import { progressBar } from '../progress.js';
+import { tuneReplayHeap } from '../replay/heap.js';
 import { replay, type Auto } from './replay.js';
 
 export function registerReplay(program: Command, ctx: Context): void {
@@ -27,7 +27,7 @@ export function registerReplay(program: Command, ctx: Context): void {
     )
     .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number | Auto }) => {
       const config = ctx.config(opts);
-      compactHeap();
+      tuneReplayHeap();
       const log = lazyLogger(config, () => ctx.logger(config, 'replay'));
       const input = openInput(file);
       const stats = await replay(
@@ -45,14 +45,6 @@ export function registerReplay(program: Command, ctx: Context): void {
       log.info(stats, 'replay finished');
     });
 }
-
-// Replay's live heap is small and flat (the runs' states, ~30 MB for 2,000 full runs) while it
-// allocates and promotes garbage fast (every event makes a new immutable state that dies old), so
-// V8 sizes old space at up to 4x the live heap and max RSS grows with the length of the input
-// (221 MB for 1M events vs 117 MB for 100k) though nothing kept grows. 1.5x caps that at
-// ~150 MB (bench/README.md, issue 11). A V8 flag read at every full GC: setting it here touches
-// only this process, and users type nothing.
-const compactHeap = (): void => setFlagsFromString('--heap-growing-percent=50');
 
 // Workers only pay on cores nobody else is using (on a busy machine they take turns with this
 // thread and the hand-over costs more than it saves), and only for input whose parsing and

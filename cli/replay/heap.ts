@@ -1,0 +1,44 @@
+// V8 heap sizing for replay, set from inside the process with flags V8 reads at run time, so
+// users type nothing and only this process is touched. Measured in bench/README.md (issue 11).
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+export interface HeapControls {
+  readonly setFlags: (flags: string) => void;
+  /** Current size of the young generation (both semi-spaces), bytes. */
+  readonly youngBytes: () => number;
+}
+
+const v8Controls: HeapControls = {
+  setFlags: setFlagsFromString,
+  youngBytes: () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0,
+};
+
+/** The young generation stops growing at this size (2 x 4 MB semi-spaces; V8's default top is 2 x 16). */
+export const YOUNG_CAP_BYTES = 8 << 20;
+const CHECK_EVERY_MS = 10;
+
+/**
+ * Replay's live heap is small and flat (the runs' states, ~30 MB for 2,000 full runs) while it
+ * allocates and promotes garbage fast (every event makes a new immutable state that dies old):
+ * V8 sized old space at up to 4x the live heap, so max RSS grew with the length of the input
+ * though nothing kept grows. Growth factor 1.5 keeps old space near 1.5x the live heap.
+ *
+ * The young generation grows to 2 x 16 MB whatever the input; replay runs as fast with 2 x 4 MB
+ * (an event's garbage dies within the event) and 20 MB less RSS. V8 fixes its largest size at
+ * start-up but reads the growth factor at every growth, so once it reaches the cap it stops.
+ * (Stopping it at the 2 x 1 MB it starts with cost about half again in time: states promoted
+ * before they die.) The check runs between chunks, when the event loop turns.
+ */
+export function tuneReplayHeap(v8: HeapControls = v8Controls): void {
+  v8.setFlags('--heap-growing-percent=50');
+  const stopYoung = (): boolean => {
+    if (v8.youngBytes() < YOUNG_CAP_BYTES) return false;
+    v8.setFlags('--semi-space-growth-factor=1');
+    return true;
+  };
+  if (stopYoung()) return;
+  const check = setInterval(() => {
+    if (stopYoung()) clearInterval(check);
+  }, CHECK_EVERY_MS);
+  check.unref();
+}
