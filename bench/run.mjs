@@ -25,7 +25,8 @@ Measures every figure of issue 11 against its baseline in the same run and print
   replay   loopguard replay of the 200k standard stream, raw and pre-hashed, vs read +
            JSON.parse only with replay's reader (wall time incl. process start); replay's
            max RSS on the raw stream, and at 100k, 200k, 500k and 1M events (flatness), with
-           runs scaled and with 2,000 runs of more calls
+           runs scaled (live state grows) and with 1,000 runs of more calls (state bounded:
+           the "flat" goal)
   startup  replay of a one-line file vs bare \`node -e 0\` (10 of each, interleaved)
   memory   heap per active run: 100k live runs of 2 calls, 20k of 30 (history full)
   kafka    bench/runtime.mjs: loopguard run at-least-once and exactly-once vs a same-client

@@ -75,14 +75,17 @@ export async function throughput({ rounds, quick }, log) {
 
 /**
  * Figure 2: replay's peak RSS as the stream grows from 100k to 1M events, two ways in one
- * interleaved series: more runs of 50 calls (live state grows with the stream), and 2,000 runs
- * with more calls each (live state bounded by the history size, so only the stream grows).
+ * interleaved series. The goal ("flat") applies where only the stream grows: 1,000 runs with
+ * more calls each, every run's history full (30 records) from the first point, so the live state
+ * is the same at 100k and at 1M. The other way, more runs of 50 calls, grows the live state with
+ * the stream (every run stays live to the end): it is shown, without a goal, next to the memory
+ * per run that explains it.
  */
 export async function flatness({ rounds, quick }, log) {
   const runs = quick ? 200 : 2000;
   const series = [
-    { label: 'runs scaled, 50 calls each', specs: [0.5, 1, 2.5, 5].map((f) => ({ runs: runs * f, calls: 50 })) },
-    { label: `${runs.toLocaleString('en-US')} runs, calls scaled`, specs: [25, 50, 125, 250].map((calls) => ({ runs, calls })) },
+    { label: 'runs scaled, 50 calls each', flat: false, specs: [0.5, 1, 2.5, 5].map((f) => ({ runs: runs * f, calls: 50 })) },
+    { label: `${(runs / 2).toLocaleString('en-US')} runs, calls scaled`, flat: true, specs: [50, 100, 250, 500].map((calls) => ({ runs: runs / 2, calls })) },
   ];
   const distinct = [...new Map(series.flatMap((x) => x.specs).map((sp) => [`${sp.runs}/${sp.calls}`, sp])).values()];
   // Raw streams at full size are ~2.7 KB an event; with too little disk, small args instead.
@@ -97,7 +100,7 @@ export async function flatness({ rounds, quick }, log) {
   const s = await interleaved(rounds, steps, (name, r, x) => log(`round ${r + 1} ${name}: max RSS ${fmt.mb(x.rssMB)}, ${fmt.ms(x.ms)}`));
   const rss = new Map(keys.map((key, i) => [key, median(s[i].map((x) => x.rssMB))]));
   const kind = small ? 'raw, 100 B args/results' : 'raw';
-  return series.flatMap(({ label, specs }) => {
+  return series.flatMap(({ label, flat, specs }) => {
     const base = rss.get(`${specs[0].runs}/${specs[0].calls}`);
     const baseEvents = files.get(`${specs[0].runs}/${specs[0].calls}`).events;
     return specs.map((sp, i) => {
@@ -107,8 +110,8 @@ export async function flatness({ rounds, quick }, log) {
         baseline: base,
         ratio: rss.get(key) / base,
         show: fmt.mb,
-        goal: i === 0 ? 'flat: the base' : `flat: ≤ ${FLAT_TOLERANCE.toFixed(2)}×`,
-        check: i === 0 ? undefined : (_, q) => q <= FLAT_TOLERANCE,
+        goal: !flat ? 'live state grows' : i === 0 ? 'flat: the base' : `flat: ≤ ${FLAT_TOLERANCE.toFixed(2)}×`,
+        check: !flat || i === 0 ? undefined : (_, q) => q <= FLAT_TOLERANCE,
       });
     });
   });
