@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { tuneReplayHeap, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
+import { checkYoungGeneration, tuneReplayHeap, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
 
 function fakeV8(young: number): HeapControls & { flags: string[]; young: number } {
   const v8 = {
@@ -35,5 +35,21 @@ describe('tuneReplayHeap', () => {
     tuneReplayHeap(v8);
     expect(v8.flags).toEqual(['--heap-growing-percent=50', '--semi-space-growth-factor=1']);
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('checkYoungGeneration', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('stops the young generation between timer turns, once', () => {
+    const v8 = fakeV8(2 << 20);
+    tuneReplayHeap(v8);
+    expect(checkYoungGeneration()).toBe(false);
+    v8.young = YOUNG_CAP_BYTES;
+    expect(checkYoungGeneration()).toBe(true);
+    expect(checkYoungGeneration()).toBe(true);
+    vi.advanceTimersByTime(50);
+    expect(v8.flags).toEqual(['--heap-growing-percent=50', '--semi-space-growth-factor=1']);
   });
 });

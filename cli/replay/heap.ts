@@ -27,18 +27,29 @@ const CHECK_EVERY_MS = 10;
  * (an event's garbage dies within the event) and 20 MB less RSS. V8 fixes its largest size at
  * start-up but reads the growth factor at every growth, so once it reaches the cap it stops.
  * (Stopping it at the 2 x 1 MB it starts with cost about half again in time: states promoted
- * before they die.) The check runs between chunks, when the event loop turns.
+ * before they die.)
  */
 export function tuneReplayHeap(v8: HeapControls = v8Controls): void {
   v8.setFlags('--heap-growing-percent=50');
-  const stopYoung = (): boolean => {
-    if (v8.youngBytes() < YOUNG_CAP_BYTES) return false;
-    v8.setFlags('--semi-space-growth-factor=1');
-    return true;
-  };
-  if (stopYoung()) return;
+  controls = v8;
+  if (checkYoungGeneration()) return;
   const check = setInterval(() => {
-    if (stopYoung()) clearInterval(check);
+    if (checkYoungGeneration()) clearInterval(check);
   }, CHECK_EVERY_MS);
   check.unref();
+}
+
+/** Set by tuneReplayHeap; undefined once the young generation is stopped (or never tuned). */
+let controls: HeapControls | undefined;
+
+/**
+ * Stops the young generation once it is at the cap; true once it is. Called by a timer, and by
+ * whatever loops without giving timers a turn (the fold waiting on parse workers).
+ */
+export function checkYoungGeneration(): boolean {
+  if (controls === undefined) return true;
+  if (controls.youngBytes() < YOUNG_CAP_BYTES) return false;
+  controls.setFlags('--semi-space-growth-factor=1');
+  controls = undefined;
+  return true;
 }
