@@ -1,15 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkYoungGeneration, tuneReplayHeap, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
+import { holdReplayHeap, tuneReplayHeap, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
 
-function fakeV8(young: number): HeapControls & { flags: string[]; young: number } {
+/** V8 as far as replay's heap tuning sees it: the flags in force, and the young generation's size. */
+function fakeV8(young: number): HeapControls & { flags: Map<string, string>; young: number } {
   const v8 = {
-    flags: [] as string[],
+    flags: new Map<string, string>(),
     young,
-    setFlags: (f: string) => void v8.flags.push(f),
+    setFlags: (f: string) => {
+      const [name, value] = f.split('=');
+      v8.flags.set(name!, value!);
+    },
     youngBytes: () => v8.young,
   };
   return v8;
 }
+
+const GROWING = '--heap-growing-percent';
+const YOUNG_GROWTH = '--semi-space-growth-factor';
 
 describe('tuneReplayHeap', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -18,38 +25,46 @@ describe('tuneReplayHeap', () => {
   it('caps old-space growth at once and lets the young generation grow until the cap', () => {
     const v8 = fakeV8(2 << 20);
     tuneReplayHeap(v8);
-    expect(v8.flags).toEqual(['--heap-growing-percent=50']);
+    expect(v8.flags.get(GROWING)).toBe('50');
+    expect(v8.flags.has(YOUNG_GROWTH)).toBe(false);
 
     v8.young = YOUNG_CAP_BYTES / 2;
     vi.advanceTimersByTime(50);
-    expect(v8.flags).toEqual(['--heap-growing-percent=50']);
+    expect(v8.flags.has(YOUNG_GROWTH)).toBe(false);
 
     v8.young = YOUNG_CAP_BYTES;
     vi.advanceTimersByTime(10);
-    expect(v8.flags).toEqual(['--heap-growing-percent=50', '--semi-space-growth-factor=1']);
+    expect(v8.flags.get(YOUNG_GROWTH)).toBe('1');
     expect(vi.getTimerCount()).toBe(0);
   });
 
   it('stops the young generation at once when it is already at the cap', () => {
     const v8 = fakeV8(YOUNG_CAP_BYTES * 2);
     tuneReplayHeap(v8);
-    expect(v8.flags).toEqual(['--heap-growing-percent=50', '--semi-space-growth-factor=1']);
+    expect(v8.flags.get(YOUNG_GROWTH)).toBe('1');
     expect(vi.getTimerCount()).toBe(0);
   });
 });
 
-describe('checkYoungGeneration', () => {
+describe('holdReplayHeap', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('stops the young generation between timer turns, once', () => {
+  it('stops the young generation between timer turns', () => {
     const v8 = fakeV8(2 << 20);
     tuneReplayHeap(v8);
-    expect(checkYoungGeneration()).toBe(false);
+    expect(holdReplayHeap()).toBe(false);
     v8.young = YOUNG_CAP_BYTES;
-    expect(checkYoungGeneration()).toBe(true);
-    expect(checkYoungGeneration()).toBe(true);
-    vi.advanceTimersByTime(50);
-    expect(v8.flags).toEqual(['--heap-growing-percent=50', '--semi-space-growth-factor=1']);
+    expect(holdReplayHeap()).toBe(true);
+    expect(v8.flags.get(YOUNG_GROWTH)).toBe('1');
+  });
+
+  it('sets the flags again after a worker thread reset them', () => {
+    const v8 = fakeV8(YOUNG_CAP_BYTES);
+    tuneReplayHeap(v8);
+    v8.flags.clear(); // what starting a worker does
+    v8.young = 4 * YOUNG_CAP_BYTES;
+    expect(holdReplayHeap()).toBe(true);
+    expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '50', [YOUNG_GROWTH]: '1' });
   });
 });

@@ -30,26 +30,32 @@ const CHECK_EVERY_MS = 10;
  * before they die.)
  */
 export function tuneReplayHeap(v8: HeapControls = v8Controls): void {
-  v8.setFlags('--heap-growing-percent=50');
   controls = v8;
-  if (checkYoungGeneration()) return;
+  flags = ['--heap-growing-percent=50'];
+  v8.setFlags(flags[0]!);
+  if (holdReplayHeap()) return;
   const check = setInterval(() => {
-    if (checkYoungGeneration()) clearInterval(check);
+    if (holdReplayHeap()) clearInterval(check);
   }, CHECK_EVERY_MS);
   check.unref();
 }
 
-/** Set by tuneReplayHeap; undefined once the young generation is stopped (or never tuned). */
+/** Set by tuneReplayHeap (undefined: never tuned), and the flags it has set so far. */
 let controls: HeapControls | undefined;
+let flags: string[] = [];
 
 /**
- * Stops the young generation once it is at the cap; true once it is. Called by a timer, and by
- * whatever loops without giving timers a turn (the fold waiting on parse workers).
+ * Sets the flags again, and stops the young generation once it is at the cap; true once it is
+ * stopped. Called by a timer, and by what loops without giving timers a turn (the fold waiting on
+ * parse workers). Setting them again is needed: a worker thread starting sets V8's flags back to
+ * the command line's (measured: the young generation grew to 2 x 16 MB again).
  */
-export function checkYoungGeneration(): boolean {
+export function holdReplayHeap(): boolean {
   if (controls === undefined) return true;
+  for (const f of flags) controls.setFlags(f);
+  if (flags.length > 1) return true;
   if (controls.youngBytes() < YOUNG_CAP_BYTES) return false;
-  controls.setFlags('--semi-space-growth-factor=1');
-  controls = undefined;
+  flags.push('--semi-space-growth-factor=1');
+  controls.setFlags(flags[1]!);
   return true;
 }

@@ -1,4 +1,4 @@
-// A parse worker: chunks of whole lines in, parsed and hashed events out on the results port
+// A parse worker: chunks of whole lines in, parsed and hashed events (and the chunk's buffer) out on the results port
 // (counted in `posted`, which wakes a waiting reader). Validation and hashing do not depend on
 // config, so the default topology parses exactly as the main one.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -9,8 +9,9 @@ import { parseChunk } from './parse.js';
 const topology = buildTopology(configFrom({}));
 const { results, posted } = workerData as { results: MessagePort; posted: Int32Array };
 
-parentPort!.on('message', (m: { seq: number; chunk: Uint8Array }) => {
-  results.postMessage({ seq: m.seq, parsed: parseChunk(topology, m.chunk) });
+parentPort!.on('message', (m: { seq: number; chunk: Uint8Array<ArrayBuffer> }) => {
+  // The chunk's buffer goes back with its results, for the next chunk.
+  results.postMessage({ seq: m.seq, parsed: parseChunk(topology, m.chunk), buffer: m.chunk.buffer }, [m.chunk.buffer]);
   Atomics.add(posted, 0, 1);
   Atomics.notify(posted, 0);
 });

@@ -8,11 +8,19 @@ import type { ParsedLine } from './parse.js';
 /** How long one blocking wait for a result lasts before events (a worker's failure) are looked at. */
 const WAIT_MS = 50;
 
+/** Chunk buffers are at least this big (a file's reads are 112 KB, plus the line carried over). */
+const MIN_BUFFER_BYTES = 128 << 10;
+
 export class ParsePool {
   private readonly workers: Worker[];
   /** One results port per worker (a port goes to one thread). */
   private readonly results: MessagePort[] = [];
   private readonly done = new Map<number, readonly ParsedLine[]>();
+  /**
+   * Chunk buffers the workers have handed back, reused for later chunks: a fresh copy per chunk
+   * stayed allocated in the worker until its next GC, ~40 MB of dead chunks at a time.
+   */
+  private readonly spare: ArrayBuffer[] = [];
   /** Results posted so far, counted by the workers. */
   private readonly posted = new Int32Array(new SharedArrayBuffer(4));
   private failure: Error | undefined;
@@ -38,9 +46,12 @@ export class ParsePool {
   /** Hands a chunk of whole lines to the next worker; its results are taken with `take`. */
   submit(chunk: Buffer): number {
     const seq = this.next++;
-    // A copy the worker owns: the read stream's buffers may share a pool.
-    const owned = new Uint8Array(chunk);
-    this.workers[seq % this.workers.length]!.postMessage({ seq, chunk: owned }, [owned.buffer]);
+    // A copy the worker owns (the read stream's buffers may share a pool), in a spare buffer if one is big enough.
+    const i = this.spare.findIndex((b) => b.byteLength >= chunk.length);
+    const buffer = i >= 0 ? this.spare.splice(i, 1)[0]! : new ArrayBuffer(Math.max(chunk.length, MIN_BUFFER_BYTES));
+    const owned = new Uint8Array(buffer, 0, chunk.length);
+    owned.set(chunk);
+    this.workers[seq % this.workers.length]!.postMessage({ seq, chunk: owned }, [buffer]);
     return seq;
   }
 
@@ -48,8 +59,9 @@ export class ParsePool {
   poll(seq: number): readonly ParsedLine[] | undefined {
     for (const port of this.results) {
       for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
-        const r = m.message as { seq: number; parsed: readonly ParsedLine[] };
+        const r = m.message as { seq: number; parsed: readonly ParsedLine[]; buffer: ArrayBuffer };
         this.done.set(r.seq, r.parsed);
+        this.spare.push(r.buffer);
         this.received++;
       }
     }

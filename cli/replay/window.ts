@@ -4,7 +4,7 @@
 // whatever the split of cost between parsing and folding, and however loaded the machine.
 // Chunks are folded strictly oldest first: the output is the serial one byte for byte.
 import type { Topology } from '../../topology/topology.js';
-import { checkYoungGeneration } from './heap.js';
+import { holdReplayHeap } from './heap.js';
 import { parseChunk, type ParsedLine } from './parse.js';
 import type { ParsePool } from './pool.js';
 
@@ -52,7 +52,7 @@ export class Window {
    * parses later chunks. Without `wait`, undefined when only waiting on a worker is left.
    */
   async next(wait: boolean): Promise<{ readonly parsed: readonly ParsedLine[]; readonly bytes: number } | undefined> {
-    checkYoungGeneration();
+    holdReplayHeap();
     for (;;) {
       const head = this.slots[0];
       if (head === undefined) return undefined;
