@@ -124,17 +124,16 @@ class Fold {
   private one(p: ParsedLine): void {
     const at = ++this.lineNo;
     if (p === null) return;
-    const r = p.ok ? this.driver.pipeParsed(this.topology.nodes[p.node]!, p.event) : p;
-    if (!r.ok) {
+    const r = p.ok ? this.driver.foldParsed(this.topology.nodes[p.node]!, p.event) : p.reason;
+    if (typeof r === 'string') {
       this.stats.invalid++;
-      if (!this.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${at}: ${r.reason}`, { line: at });
-      this.log.warn({ line: at, reason: r.reason }, 'skipped invalid event');
+      if (!this.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${at}: ${r}`, { line: at });
+      this.log.warn({ line: at, reason: r }, 'skipped invalid event');
       return;
     }
     this.stats.events++;
-    const ds = r.decisions;
-    for (let j = 0; j < ds.length; j++) this.out += JSON.stringify(ds[j]) + '\n';
-    this.stats.decisions += ds.length;
+    for (let j = 0; j < r.length; j++) this.out += JSON.stringify(r[j]) + '\n';
+    this.stats.decisions += r.length;
   }
 }
 
