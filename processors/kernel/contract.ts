@@ -219,26 +219,53 @@ export type Validator<T> = (input: unknown) => Parsed<T>;
  * exactly the declared fields that are present.
  */
 export function validator<T extends string, F extends Fields>(decl: TypeDecl<T, F>): Validator<{ readonly type: T } & Shape<F>> {
+  const rows = rowValidator(decl);
+  const { columns } = rows;
+  const row = new Array<unknown>(columns.length);
+  return (input) => {
+    const wrong = rows.fill(input, row);
+    if (wrong !== undefined) return invalid(wrong);
+    const out: Record<string, unknown> = { type: decl.type };
+    for (let i = 0; i < columns.length; i++) if (row[i] !== undefined) out[columns[i]!] = row[i];
+    return { ok: true, value: out as { readonly type: T } & Shape<F> };
+  };
+}
+
+/**
+ * `validator` without the result object, for a hot path that builds its own from the values:
+ * `fill` writes each declared field's value (normalised; undefined when absent) into `row`, in
+ * declaration order (`columns`), and returns why the input is invalid, or undefined.
+ */
+export interface RowValidator {
+  readonly columns: readonly string[];
+  fill(input: unknown, row: unknown[]): string | undefined;
+}
+
+export function rowValidator(decl: TypeDecl): RowValidator {
   // Compiled once per declaration: each field gets its own checker and normaliser, so the
   // per-event loop does no destructuring and no switch on the field kind.
   const steps = Object.entries(decl.fields).map(([name, spec]) => compileStep(name, fieldOf(spec), isOptional(spec)));
   const n = steps.length;
-  return (input) => {
-    if (!isRecord(input)) return invalid('event must be a JSON object');
-    if (own(input, 'type') !== decl.type) return invalid(`type: must be ${decl.type}`);
-    const out: Record<string, unknown> = { type: decl.type };
-    for (let i = 0; i < n; i++) {
-      const step = steps[i]!;
-      const v = Object.hasOwn(input, step.name) ? input[step.name] : undefined;
-      if (v === undefined || v === null) {
-        if (!step.optional) return invalid(step.required);
-        continue;
+  const wrongType = `type: must be ${decl.type}`;
+  return {
+    columns: steps.map((s) => s.name),
+    fill: (input, row) => {
+      if (!isRecord(input)) return 'event must be a JSON object';
+      if (own(input, 'type') !== decl.type) return wrongType;
+      for (let i = 0; i < n; i++) {
+        const step = steps[i]!;
+        const v = Object.hasOwn(input, step.name) ? input[step.name] : undefined;
+        if (v === undefined || v === null) {
+          if (!step.optional) return step.required;
+          row[i] = undefined;
+          continue;
+        }
+        const wrong = step.check(v);
+        if (wrong !== undefined) return `${step.name}: ${wrong}`;
+        row[i] = step.normalise === undefined ? v : step.normalise(v);
       }
-      const wrong = step.check(v);
-      if (wrong !== undefined) return invalid(`${step.name}: ${wrong}`);
-      out[step.name] = step.normalise === undefined ? v : step.normalise(v);
-    }
-    return { ok: true, value: out as { readonly type: T } & Shape<F> };
+      return undefined;
+    },
   };
 }
 
