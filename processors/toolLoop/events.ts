@@ -7,7 +7,7 @@ import { ArgsHashMemo } from './argsMemo.js';
 import { canonicalJson } from './canonical.js';
 import { actionOf, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
 import { sha256 } from './sha256.js';
-import { isTransient } from './transient.js';
+import { transientOutcome } from './transient.js';
 
 /** Hashes are `<toolName>:` + 64 hex digits when loopguard computes them; runners may send their own. */
 const MAX_HASH_LENGTH = 512;
@@ -183,7 +183,7 @@ function hashed(type: ToolEventType): ToolEvent {
   const error = row[ERROR] as ToolOutcomeInput['error'];
   const resultHash = row[RESULT_HASH] as string | undefined;
   const outcome = outcomeOf(toolName, args, action, result, error, resultHash, row[UNKNOWN_TOOL_NAME] as string | undefined);
-  const transient = isTransient({ transient: row[TRANSIENT] as boolean | undefined, result, resultHash, error }, outcome?.unknownToolName !== undefined);
+  const transient = transientOutcome(row[TRANSIENT] as boolean | undefined, result, resultHash, error, outcome?.unknownToolName !== undefined);
   return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient };
 }
 
