@@ -63,6 +63,8 @@ export class PartitionTask {
   private readonly markers = new Set<string>();
   private streamTime = Number.NEGATIVE_INFINITY;
   private lastSweep = Number.NEGATIVE_INFINITY;
+  /** `foldAt`'s future-skew limit, as of its last reading of the clock. */
+  private skewLimit = Number.NEGATIVE_INFINITY;
   /** Keys changed since the last `drainDirty`: what the changelog must receive. */
   private readonly dirty = new Set<string>();
 
@@ -92,8 +94,7 @@ export class PartitionTask {
   /** Folds an event already validated by `node.parse`. */
   processEvent(record: InputRecord, event: unknown): TaskResult {
     const ts = (event as { ts: number }).ts;
-    const ahead = this.tooFarAhead(ts);
-    if (ahead !== undefined) return { kind: 'invalid', code: INVALID.futureTimestamp, reason: ahead };
+    if (ts > this.options.now() + this.options.maxFutureSkewMs) return { kind: 'invalid', code: INVALID.futureTimestamp, reason: this.aheadReason(ts) };
     const process = this.node.process;
     const key = process.keyOf(event);
     const previous = this.entries.get(key);
@@ -117,8 +118,13 @@ export class PartitionTask {
    */
   foldAt(offset: number, event: unknown): readonly Decision[] | string {
     const ts = (event as { ts: number }).ts;
-    const ahead = this.tooFarAhead(ts);
-    if (ahead !== undefined) return ahead;
+    // The clock is read again only for a ts beyond the limit it last gave: clocks move forward, so
+    // a ts within an earlier limit is within the current one (a clock stepped back leaves the
+    // earlier limit in force until an event passes it).
+    if (ts > this.skewLimit) {
+      this.skewLimit = this.options.now() + this.options.maxFutureSkewMs;
+      if (ts > this.skewLimit) return this.aheadReason(ts);
+    }
     const process = this.node.process;
     const key = process.keyOf(event);
     const previous = this.entries.get(key);
@@ -131,9 +137,7 @@ export class PartitionTask {
     return decisions;
   }
 
-  /** Why `ts` is invalid: further ahead of the host's clock than the skew limit allows. */
-  private tooFarAhead(ts: number): string | undefined {
-    if (ts <= this.options.now() + this.options.maxFutureSkewMs) return undefined;
+  private aheadReason(ts: number): string {
     return `ts: ${ts} is more than ${this.options.maxFutureSkewMs / 1000} s ahead of this host's clock`;
   }
 
