@@ -77,6 +77,17 @@ describe('event limits', () => {
     expect(r.ok).toBe(false);
     expect(!r.ok && r.reason).toMatch(new RegExp(`^${field}:`));
   });
+  it.each([
+    [{ toolName: '' }, 'toolName: must not be empty'],
+    [{ toolName: 't'.repeat(257) }, 'toolName: must be at most 256 characters (got 257)'],
+    [{ runId: 'a\uD800b' }, 'runId: must be well-formed Unicode (it has a lone surrogate)'],
+    [{ runId: 5 }, 'runId: must be a string'],
+    [{ ts: 1.5 }, 'ts: must be an integer from 0 to 100000000000000'],
+    [{ ts: '1' }, 'ts: must be an integer from 0 to 100000000000000'],
+  ])('gives %j the reason of the first check it fails, parsed or only validated', (extra, reason) => {
+    expect(validateToolEvent(call(extra))).toEqual({ ok: false, reason });
+    expect(parseToolEvent(call(extra))).toEqual({ ok: false, reason });
+  });
   it.each([[{ ts: 0 }], [{ ts: 1e14 }], [{ runId: 'x'.repeat(256) }]])('accepts %j at the limit', (extra) => {
     expect(validateToolEvent(call(extra)).ok).toBe(true);
   });

@@ -7,6 +7,11 @@ const config = configFrom({ tools: { loopDetection: { enabled: true } }, loopgua
 const [toolNode] = buildTopology(config).nodes;
 const call = (ts: number, runId = 'r1') => ({ type: 'tool_call', ts, runId, toolName: 'read', args: { p: 1 } });
 const rec = (offset: number, value: unknown) => ({ topic: 'loopguard.tool-events', partition: 0, offset, value });
+function parsedEvent(value: unknown): unknown {
+  const p = toolNode!.parse(value);
+  if (!p.ok) throw new Error(p.reason);
+  return p.value;
+}
 
 describe('partition task', () => {
   it('gives deterministic ids from the source position, or from the eventId when there is one', () => {
@@ -63,5 +68,28 @@ describe('partition task', () => {
     t.compact(2);
     expect(t.get('r1')).toBeUndefined();
     expect(t.drainDirty().at(-1)).toEqual(['r1', null]);
+  });
+  it('folds the same through foldAt as through processEvent: decisions, ids and sources', () => {
+    const events = [call(1), call(2), { ...call(3), eventId: 'e-3' }, call(4), call(5, 'r2')];
+    const viaProcess = new PartitionTask(toolNode!, 2);
+    const viaFoldAt = new PartitionTask(toolNode!, 2);
+    events.forEach((e, i) => {
+      const r = viaProcess.processEvent({ topic: 'loopguard.tool-events', partition: 2, offset: i, value: e }, parsedEvent(e));
+      expect(r.kind).toBe('decided');
+      expect(viaFoldAt.foldAt(i, parsedEvent(e))).toEqual(r.kind === 'decided' ? r.decisions : []);
+    });
+    expect(viaFoldAt.get('r1')).toEqual(viaProcess.get('r1'));
+    // A redelivery (an offset already folded) has no decisions and changes nothing.
+    expect(viaFoldAt.foldAt(1, parsedEvent(call(9)))).toEqual([]);
+    expect(viaFoldAt.get('r1')).toEqual(viaProcess.get('r1'));
+  });
+  it('foldAt reads the clock again before it rejects a ts beyond the future-skew limit', () => {
+    let now = 1_000_000;
+    const t = new PartitionTask(toolNode!, 0, { maxFutureSkewMs: 1000, now: () => now });
+    const event = (ts: number) => parsedEvent(call(ts));
+    expect(t.foldAt(0, event(now + 1000))).toHaveLength(1);
+    expect(t.foldAt(1, event(now + 1001))).toBe("ts: 1001001 is more than 1 s ahead of this host's clock");
+    now += 5000;
+    expect(t.foldAt(2, event(1_001_001))).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 // What happens to input before the fold: lines, JSON, then the topology's validation and
 // hashing. Pure and config-free, so it runs the same on the main thread or in a worker.
-import { route, type Topology } from '../../topology/topology.js';
+import { route, type Routed, type Topology } from '../../topology/topology.js';
 import { splitLines } from './batches.js';
 
 export type ParsedLine =
@@ -10,6 +10,12 @@ export type ParsedLine =
   | null;
 
 export function parseLine(topology: Topology, text: string): ParsedLine {
+  const r = routeLine(topology, text);
+  return r === null || !r.ok ? r : { ok: true, node: topology.nodes.indexOf(r.node), event: r.event };
+}
+
+/** `parseLine` for the thread that folds: the node itself, so no index and no second result object. */
+export function routeLine(topology: Topology, text: string): Routed | null {
   if (text.trim() === '') return null;
   let value: unknown;
   try {
@@ -17,8 +23,7 @@ export function parseLine(topology: Topology, text: string): ParsedLine {
   } catch (e) {
     return { ok: false, reason: `not valid JSON (${(e as Error).message})` };
   }
-  const r = route(topology, value);
-  return r.ok ? { ok: true, node: topology.nodes.indexOf(r.node), event: r.event } : r;
+  return route(topology, value);
 }
 
 /** One result per line of the chunk, blank lines included (as null), so line numbers hold. */

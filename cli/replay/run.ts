@@ -6,11 +6,11 @@ import { buildTopology } from '../../topology/build.js';
 import type { LoopguardConfig } from '../../topology/config.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
 import { InMemoryDriver } from '../../topology/testing/driver.js';
-import type { Topology } from '../../topology/topology.js';
+import type { ProcessorNode, Topology } from '../../topology/topology.js';
 import type { LazyLogger } from '../lazyLogger.js';
 import type { Progress } from '../progress.js';
 import { lineChunks, splitLines } from './batches.js';
-import { parseLine, type ParsedLine } from './parse.js';
+import { routeLine, type ParsedLine } from './parse.js';
 import type { ParsePool } from './pool.js';
 import { Window } from './window.js';
 
@@ -104,13 +104,25 @@ class Fold {
 
   /** Parses and folds lines on this thread, one at a time (each event is garbage before the next). */
   lines(texts: readonly string[]): string {
-    for (let i = 0; i < texts.length; i++) this.one(parseLine(this.topology, texts[i]!));
+    for (let i = 0; i < texts.length; i++) {
+      const at = ++this.lineNo;
+      const r = routeLine(this.topology, texts[i]!);
+      if (r === null) continue;
+      if (r.ok) this.fold(r.node, r.event, at);
+      else this.invalid(r.reason, at);
+    }
     return this.take();
   }
 
   /** Folds lines a worker parsed. */
   parsed(results: readonly ParsedLine[]): string {
-    for (let i = 0; i < results.length; i++) this.one(results[i]!);
+    for (let i = 0; i < results.length; i++) {
+      const at = ++this.lineNo;
+      const p = results[i]!;
+      if (p === null) continue;
+      if (p.ok) this.fold(this.topology.nodes[p.node]!, p.event, at);
+      else this.invalid(p.reason, at);
+    }
     return this.take();
   }
 
@@ -121,20 +133,18 @@ class Fold {
     return text;
   }
 
-  private one(p: ParsedLine): void {
-    const at = ++this.lineNo;
-    if (p === null) return;
-    const r = p.ok ? this.driver.pipeParsed(this.topology.nodes[p.node]!, p.event) : p;
-    if (!r.ok) {
-      this.stats.invalid++;
-      if (!this.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${at}: ${r.reason}`, { line: at });
-      this.log.warn({ line: at, reason: r.reason }, 'skipped invalid event');
-      return;
-    }
+  private fold(node: ProcessorNode, event: unknown, at: number): void {
+    const r = this.driver.foldParsed(node, event);
+    if (typeof r === 'string') return this.invalid(r, at);
     this.stats.events++;
-    const ds = r.decisions;
-    for (let j = 0; j < ds.length; j++) this.out += JSON.stringify(ds[j]) + '\n';
-    this.stats.decisions += ds.length;
+    for (let j = 0; j < r.length; j++) this.out += JSON.stringify(r[j]) + '\n';
+    this.stats.decisions += r.length;
+  }
+
+  private invalid(reason: string, at: number): void {
+    this.stats.invalid++;
+    if (!this.skipInvalid) throw new LoopguardError(ERROR_CODES.eventInvalid, `line ${at}: ${reason}`, { line: at });
+    this.log.warn({ line: at, reason }, 'skipped invalid event');
   }
 }
 

@@ -219,26 +219,55 @@ export type Validator<T> = (input: unknown) => Parsed<T>;
  * exactly the declared fields that are present.
  */
 export function validator<T extends string, F extends Fields>(decl: TypeDecl<T, F>): Validator<{ readonly type: T } & Shape<F>> {
+  const rows = rowValidator(decl);
+  const { columns } = rows;
+  const row = new Array<unknown>(columns.length);
+  return (input) => {
+    const wrong = rows.fill(input, row);
+    if (wrong !== undefined) return invalid(wrong);
+    const out: Record<string, unknown> = { type: decl.type };
+    for (let i = 0; i < columns.length; i++) if (row[i] !== undefined) out[columns[i]!] = row[i];
+    return { ok: true, value: out as { readonly type: T } & Shape<F> };
+  };
+}
+
+/**
+ * `validator` without the result object, for a hot path that builds its own from the values:
+ * `fill` writes each declared field's value (normalised; undefined when absent) into `row`, in
+ * declaration order (`columns`), and returns why the input is invalid, or undefined.
+ */
+export interface RowValidator {
+  readonly columns: readonly string[];
+  fill(input: unknown, row: unknown[]): string | undefined;
+}
+
+export function rowValidator(decl: TypeDecl): RowValidator {
   // Compiled once per declaration: each field gets its own checker and normaliser, so the
   // per-event loop does no destructuring and no switch on the field kind.
   const steps = Object.entries(decl.fields).map(([name, spec]) => compileStep(name, fieldOf(spec), isOptional(spec)));
   const n = steps.length;
-  return (input) => {
-    if (!isRecord(input)) return invalid('event must be a JSON object');
-    if (own(input, 'type') !== decl.type) return invalid(`type: must be ${decl.type}`);
-    const out: Record<string, unknown> = { type: decl.type };
-    for (let i = 0; i < n; i++) {
-      const step = steps[i]!;
-      const v = Object.hasOwn(input, step.name) ? input[step.name] : undefined;
-      if (v === undefined || v === null) {
-        if (!step.optional) return invalid(step.required);
-        continue;
+  const wrongType = `type: must be ${decl.type}`;
+  return {
+    columns: steps.map((s) => s.name),
+    fill: (input, row) => {
+      if (!isRecord(input)) return 'event must be a JSON object';
+      if (own(input, 'type') !== decl.type) return wrongType;
+      for (let i = 0; i < n; i++) {
+        const step = steps[i]!;
+        const v = Object.hasOwn(input, step.name) ? input[step.name] : undefined;
+        if (v === undefined || v === null) {
+          if (!step.optional) return step.required;
+          row[i] = undefined;
+          continue;
+        }
+        if (!fits(step, v)) {
+          const wrong = step.check(v);
+          if (wrong !== undefined) return `${step.name}: ${wrong}`;
+        }
+        row[i] = step.normalise === undefined ? v : step.normalise(v);
       }
-      const wrong = step.check(v);
-      if (wrong !== undefined) return invalid(`${step.name}: ${wrong}`);
-      out[step.name] = step.normalise === undefined ? v : step.normalise(v);
-    }
-    return { ok: true, value: out as { readonly type: T } & Shape<F> };
+      return undefined;
+    },
   };
 }
 
@@ -246,6 +275,11 @@ interface Step {
   readonly name: string;
   readonly optional: boolean;
   readonly required: string;
+  /** For the hot kinds, what `fits` checks inline: strings (length up to `max`) and integers. */
+  readonly plain: 'string' | 'integer' | undefined;
+  readonly nonEmpty: boolean;
+  readonly min: number;
+  readonly max: number;
   readonly check: (v: unknown) => string | undefined;
   /** Undefined when the value is kept as it is. */
   readonly normalise: ((v: unknown) => unknown) | undefined;
@@ -253,7 +287,28 @@ interface Step {
 
 function compileStep(name: string, field: Field, optional: boolean): Step {
   const copies = field.kind === 'textOrRecord' || field.kind === 'record' || field.kind === 'list';
-  return { name, optional, required: `${name}: is required`, check: compileCheck(field), normalise: copies ? (v) => normalise(field, v) : undefined };
+  const string = field.kind === 'string';
+  const integer = field.kind === 'long' || field.kind === 'int';
+  return {
+    name,
+    optional,
+    required: `${name}: is required`,
+    plain: string ? 'string' : integer ? 'integer' : undefined,
+    nonEmpty: string && field.nonEmpty === true,
+    min: integer ? field.min : 0,
+    max: string ? (field.maxLength ?? Infinity) : integer ? field.max : 0,
+    check: compileCheck(field),
+    normalise: copies ? (v) => normalise(field, v) : undefined,
+  };
+}
+
+// A valid string or integer is accepted here, in the loop, without a call through the field's
+// checker (a different closure per field, so never inlined); anything else goes to the checker,
+// which gives the reason. Run for every field of every event.
+function fits(step: Step, v: unknown): boolean {
+  if (step.plain === 'string') return typeof v === 'string' && v.length <= step.max && (v !== '' || !step.nonEmpty) && v.isWellFormed();
+  if (step.plain === 'integer') return typeof v === 'number' && Number.isInteger(v) && v >= step.min && v <= step.max;
+  return false;
 }
 
 /** `check` specialised to one field; the hot kinds get straight-line code, the rest delegate. */

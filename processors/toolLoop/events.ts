@@ -2,12 +2,12 @@
 // untrusted object into the hashed event the processor folds. Hashing happens here, once per
 // event, so a hostile value (nesting too deep to hash, say) is an invalid event, not a failure
 // inside the fold, and the processor only ever sees hashes.
-import { declare, f, invalid, isRecord, validator, type Parsed, type Shape } from '../kernel/contract.js';
+import { declare, f, invalid, isRecord, rowValidator, type Parsed, type Shape } from '../kernel/contract.js';
 import { ArgsHashMemo } from './argsMemo.js';
 import { canonicalJson } from './canonical.js';
 import { actionOf, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
 import { sha256 } from './sha256.js';
-import { isTransient } from './transient.js';
+import { transientOutcome } from './transient.js';
 
 /** Hashes are `<toolName>:` + 64 hex digits when loopguard computes them; runners may send their own. */
 const MAX_HASH_LENGTH = 512;
@@ -78,31 +78,75 @@ export function runKeyOf(e: { readonly runId?: string | null; readonly sessionKe
   return e.runId || e.sessionKey || '';
 }
 
-const validators = {
-  tool_call: validator(TOOL_CALL),
-  tool_outcome: validator(TOOL_OUTCOME),
-  compaction: validator(COMPACTION),
-  run_end: validator(RUN_END),
+const rows = {
+  tool_call: rowValidator(TOOL_CALL),
+  tool_outcome: rowValidator(TOOL_OUTCOME),
+  compaction: rowValidator(COMPACTION),
+  run_end: rowValidator(RUN_END),
 } as const;
+type ToolEventType = keyof typeof rows;
+
+// One column per field, shared by the four types: an outcome's fields begin with a call's, a
+// call's with the identity's (checked here, so a reordered declaration fails at load).
+type Column = keyof typeof TOOL_OUTCOME.fields;
+const COLUMNS = rows.tool_outcome.columns as readonly Column[];
+for (const r of Object.values(rows)) if (r.columns.some((name, i) => COLUMNS[i] !== name)) throw new Error('tool events: field columns are not shared');
+const col = (name: Column): number => COLUMNS.indexOf(name);
+const TS = col('ts');
+const EVENT_ID = col('eventId');
+const SESSION_KEY = col('sessionKey');
+const RUN_ID = col('runId');
+const AGENT_ID = col('agentId');
+const TOOL_CALL_ID = col('toolCallId');
+const TOOL_NAME = col('toolName');
+const ARGS = col('args');
+const ARGS_HASH = col('argsHash');
+const ACTION = col('action');
+const RESULT = col('result');
+const ERROR = col('error');
+const RESULT_HASH = col('resultHash');
+const UNKNOWN_TOOL_NAME = col('unknownToolName');
+const TRANSIENT = col('transient');
+
+/**
+ * The one row events are validated into (parsing is synchronous, so one is enough): a row is
+ * read once into the event, with no validated copy of the input in between.
+ */
+const row = new Array<unknown>(COLUMNS.length).fill(undefined);
+
+/** Validates `input` into `row`: the wire contract plus §1's cross-field rules. */
+function fillRow(input: unknown): { readonly type: ToolEventType; readonly wrong?: undefined } | { readonly wrong: string } {
+  const type = isRecord(input) && Object.hasOwn(input, 'type') ? input.type : undefined;
+  if (typeof type !== 'string' || !Object.hasOwn(rows, type)) return { wrong: `type: must be one of ${TOOL_EVENT_TYPES.join(', ')}` };
+  const t = type as ToolEventType;
+  const wrong = rows[t].fill(input, row) ?? crossFieldWrong(t);
+  return wrong === undefined ? KNOWN[t] : { wrong };
+}
+
+const KNOWN = { tool_call: { type: 'tool_call' }, tool_outcome: { type: 'tool_outcome' }, compaction: { type: 'compaction' }, run_end: { type: 'run_end' } } as const;
+
+function crossFieldWrong(type: ToolEventType): string | undefined {
+  if (!(row[RUN_ID] || row[SESSION_KEY])) return 'runId: sessionKey or runId is required';
+  if ((type === 'tool_call' || type === 'tool_outcome') && row[ARGS] === undefined && row[ARGS_HASH] === undefined) return 'args: args or argsHash is required';
+  return undefined;
+}
 
 /** Validates a tool event (the wire contract plus §1's cross-field rules). */
 export function validateToolEvent(input: unknown): Parsed<ToolEventInput> {
-  const type = isRecord(input) && Object.hasOwn(input, 'type') ? input.type : undefined;
-  if (typeof type !== 'string' || !Object.hasOwn(validators, type)) return invalid(`type: must be one of ${TOOL_EVENT_TYPES.join(', ')}`);
-  const parsed = validators[type as keyof typeof validators](input);
-  if (!parsed.ok) return parsed;
-  const e = parsed.value as ToolEventInput;
-  if (!runKeyOf(e)) return invalid('runId: sessionKey or runId is required');
-  if ((e.type === 'tool_call' || e.type === 'tool_outcome') && e.args === undefined && e.argsHash === undefined) return invalid('args: args or argsHash is required');
-  return { ok: true, value: e };
+  const r = fillRow(input);
+  if (r.wrong !== undefined) return invalid(r.wrong);
+  const out: Record<string, unknown> = { type: r.type };
+  const n = rows[r.type].columns.length;
+  for (let i = 0; i < n; i++) if (row[i] !== undefined) out[COLUMNS[i]!] = row[i];
+  return { ok: true, value: out as ToolEventInput };
 }
 
 /** Validates and hashes: the one way an input becomes a ToolEvent. */
 export function parseToolEvent(input: unknown): Parsed<ToolEvent> {
-  const v = validateToolEvent(input);
-  if (!v.ok) return v;
+  const r = fillRow(input);
+  if (r.wrong !== undefined) return invalid(r.wrong);
   try {
-    return { ok: true, value: hashed(v.value) };
+    return { ok: true, value: hashed(r.type) };
   } catch (e) {
     return invalid(`${e instanceof HashInputError ? e.field : 'args'}: ${(e as Error).message}`);
   }
@@ -117,82 +161,74 @@ class HashInputError extends Error {
   }
 }
 
-function hashedField<T>(field: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    throw new HashInputError(field, e as Error);
+// The event in the row, hashed. Literals with every field, not spreads: V8 builds
+// spread-with-extra-keys objects an order of magnitude slower, and this runs once per event.
+function hashed(type: ToolEventType): ToolEvent {
+  const ts = row[TS] as number;
+  const eventId = row[EVENT_ID] as string | undefined;
+  const sessionKey = row[SESSION_KEY] as string | undefined;
+  const runId = row[RUN_ID] as string | undefined;
+  const agentId = row[AGENT_ID] as string | undefined;
+  if (type === 'compaction' || type === 'run_end') return { type, ts, eventId, sessionKey, runId, agentId };
+  const toolCallId = row[TOOL_CALL_ID] as string | undefined;
+  const toolName = row[TOOL_NAME] as string;
+  const args = row[ARGS];
+  const action = row[ACTION] as string | undefined;
+  if (type === 'tool_call') {
+    const argsHash = (row[ARGS_HASH] as string | undefined) ?? callArgsHash(toolCallId, toolName, args);
+    return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, action: actionOf(args, action) };
   }
-}
-
-// Literals with every field, not spreads: V8 builds spread-with-extra-keys objects an order of
-// magnitude slower, and this runs once per event.
-function hashed(e: ToolEventInput): ToolEvent {
-  switch (e.type) {
-    case 'tool_call': {
-      const argsHash = e.argsHash ?? hashedField('args', () => callArgsHash(e));
-      return {
-        type: 'tool_call',
-        ts: e.ts,
-        eventId: e.eventId,
-        sessionKey: e.sessionKey,
-        runId: e.runId,
-        agentId: e.agentId,
-        toolCallId: e.toolCallId,
-        toolName: e.toolName,
-        argsHash,
-        action: actionOf(e.args, e.action),
-      };
-    }
-    case 'tool_outcome': {
-      const argsHash = e.argsHash ?? hashedField('args', () => outcomeArgsHash(e));
-      const outcome = hashedField('result', () => outcomeOf(e));
-      return {
-        type: 'tool_outcome',
-        ts: e.ts,
-        eventId: e.eventId,
-        sessionKey: e.sessionKey,
-        runId: e.runId,
-        agentId: e.agentId,
-        toolCallId: e.toolCallId,
-        toolName: e.toolName,
-        argsHash,
-        outcome,
-        transient: isTransient(e, outcome?.unknownToolName !== undefined),
-      };
-    }
-    case 'compaction':
-    case 'run_end':
-      return { type: e.type, ts: e.ts, eventId: e.eventId, sessionKey: e.sessionKey, runId: e.runId, agentId: e.agentId };
-    default: {
-      const unreachable: never = e;
-      return unreachable;
-    }
-  }
+  const argsHash = (row[ARGS_HASH] as string | undefined) ?? outcomeArgsHash(toolCallId, toolName, args);
+  const result = row[RESULT];
+  const error = row[ERROR] as ToolOutcomeInput['error'];
+  const resultHash = row[RESULT_HASH] as string | undefined;
+  const outcome = outcomeOf(toolName, args, action, result, error, resultHash, row[UNKNOWN_TOOL_NAME] as string | undefined);
+  const transient = transientOutcome(row[TRANSIENT] as boolean | undefined, result, resultHash, error, outcome?.unknownToolName !== undefined);
+  return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient };
 }
 
 const memo = new ArgsHashMemo();
 
 /** hashArgs of a call's arguments; remembered for its outcome. */
-function callArgsHash(e: ToolCallInput): string {
-  const text = canonicalJson(e.args);
-  const hash = `${e.toolName}:${sha256(text)}`;
-  if (e.toolCallId !== undefined) memo.remember(e.toolCallId, e.toolName, e.args, hash, text.length);
-  return hash;
+function callArgsHash(toolCallId: string | undefined, toolName: string, args: unknown): string {
+  try {
+    const text = canonicalJson(args);
+    const hash = `${toolName}:${sha256(text)}`;
+    if (toolCallId !== undefined) memo.remember(toolCallId, toolName, args, hash, text.length);
+    return hash;
+  } catch (e) {
+    throw new HashInputError('args', e as Error);
+  }
 }
 
 /** hashArgs of an outcome's arguments: its call's hash when they are the same arguments. */
-function outcomeArgsHash(e: ToolOutcomeInput): string {
-  const known = e.toolCallId !== undefined ? memo.take(e.toolCallId, e.toolName, e.args) : undefined;
-  return known ?? `${e.toolName}:${sha256(canonicalJson(e.args))}`;
+function outcomeArgsHash(toolCallId: string | undefined, toolName: string, args: unknown): string {
+  try {
+    const known = toolCallId !== undefined ? memo.take(toolCallId, toolName, args) : undefined;
+    return known ?? `${toolName}:${sha256(canonicalJson(args))}`;
+  } catch (e) {
+    throw new HashInputError('args', e as Error);
+  }
 }
 
 /** §1: of resultHash, error and result, the first present wins. */
-function outcomeOf(e: ToolOutcomeInput): OutcomeHash | undefined {
-  if (e.resultHash !== undefined) return e.unknownToolName !== undefined ? { resultHash: e.resultHash, unknownToolName: e.unknownToolName } : { resultHash: e.resultHash };
-  const o = hashOutcome({ toolName: e.toolName, args: e.args, action: e.action, result: e.result, error: e.error });
-  // A name taken from error text can be as long as the event; state keeps a bounded stand-in.
-  if (o?.unknownToolName !== undefined && o.unknownToolName.length > MAX_HASH_LENGTH)
-    return { resultHash: o.resultHash, unknownToolName: `sha256:${hashValue(o.unknownToolName)}` };
-  return o;
+function outcomeOf(
+  toolName: string,
+  args: unknown,
+  action: string | undefined,
+  result: unknown,
+  error: ToolOutcomeInput['error'],
+  resultHash: string | undefined,
+  unknownToolName: string | undefined,
+): OutcomeHash | undefined {
+  if (resultHash !== undefined) return unknownToolName !== undefined ? { resultHash, unknownToolName } : { resultHash };
+  try {
+    const o = hashOutcome({ toolName, args, action, result, error });
+    // A name taken from error text can be as long as the event; state keeps a bounded stand-in.
+    if (o?.unknownToolName !== undefined && o.unknownToolName.length > MAX_HASH_LENGTH)
+      return { resultHash: o.resultHash, unknownToolName: `sha256:${hashValue(o.unknownToolName)}` };
+    return o;
+  } catch (e) {
+    throw new HashInputError('result', e as Error);
+  }
 }

@@ -3,79 +3,61 @@ import { rememberId } from '../kernel/idMemory.js';
 import type { RunConfig } from './config.js';
 import { effectiveOutcome, guardAfter, guardEntryOf, liveState, type Resolve, type RunVerdict } from './decide.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
-import { addBlock, appendRecord, attachOutcome, DETECTORS, initialRunState, noteWarning, runState, seenKey, toolRecord, type RunState, type Verdict } from './state.js';
+import { addBlock, appendRecord, attachOutcome, DETECTORS, initialRunState, noteWarning, runState, seenKey, toolRecord, type RunState } from './state.js';
 
+// Each event's next state is built once, as one `runState` with every field worked out first:
+// this runs for every event, and every state it builds lives until the run's next event.
 export function evolveRun(state: RunState, event: ToolEvent, verdict: RunVerdict, resolve: Resolve, ttlMs: number): RunState {
   if (verdict.kind === 'repeat') return state;
   const live = liveState(state, event.ts, ttlMs);
   const agentId = live.agentId ?? event.agentId ?? null;
   const cfg = resolve(agentId ?? undefined);
-  const base = runState(event.ts, agentId, live.history, live.guard, live.aborted, live.blocked, live.warnings, live.seen);
-  let next: RunState;
+  const seen = event.eventId === undefined ? live.seen : rememberId(live.seen, seenKey(event.type, event.eventId), verdict.kind === 'call' ? verdict.verdict : null);
+  const s = live;
   switch (event.type) {
     case 'tool_call':
-      next = verdict.kind === 'call' ? onCall(base, event, verdict, cfg) : base;
-      break;
+      return verdict.kind === 'call' ? onCall(live, event, verdict, cfg, agentId, seen) : runState(event.ts, agentId, s.history, s.guard, s.aborted, s.blocked, s.warnings, seen);
     case 'tool_outcome':
-      next = onOutcome(base, event, verdict, cfg);
-      break;
-    case 'compaction':
-      next = cfg.enabled === false ? base : withGuard(base, { remaining: cfg.postCompactionGuard.windowSize, window: [] });
-      break;
+      return onOutcome(live, event, verdict, cfg, agentId, seen);
+    case 'compaction': {
+      const guard = cfg.enabled === false ? s.guard : { remaining: cfg.postCompactionGuard.windowSize, window: [] };
+      return runState(event.ts, agentId, s.history, guard, s.aborted, s.blocked, s.warnings, seen);
+    }
     case 'run_end':
       // The run's state goes; its event ids stay until the run key is idle for the TTL.
-      next = runState(event.ts, null, initialRunState.history, null, null, null, initialRunState.warnings, base.seen);
-      break;
+      return runState(event.ts, null, initialRunState.history, null, null, null, initialRunState.warnings, seen);
     default: {
       const unreachable: never = event;
       return unreachable;
     }
   }
-  return remember(next, event, verdict);
 }
 
-function remember(state: RunState, event: ToolEvent, verdict: RunVerdict): RunState {
-  if (event.eventId === undefined) return state;
-  const answer: Verdict | null = verdict.kind === 'call' ? verdict.verdict : null;
-  const s = state;
-  return runState(s.lastTs, s.agentId, s.history, s.guard, s.aborted, s.blocked, s.warnings, rememberId(s.seen, seenKey(event.type, event.eventId), answer));
-}
-
-function onCall(state: RunState, e: ToolCall, verdict: Extract<RunVerdict, { kind: 'call' }>, cfg: RunConfig): RunState {
+function onCall(s: RunState, e: ToolCall, verdict: Extract<RunVerdict, { kind: 'call' }>, cfg: RunConfig, agentId: string | null, seen: RunState['seen']): RunState {
   const v = verdict.verdict;
-  const warnings = verdict.warningKey !== undefined && v.decision === 'warn' ? noteWarning(state.warnings, verdict.warningKey, v.count) : state.warnings;
-  const escalated = escalate(state, e, verdict);
-  const x = escalated;
-  const next = warnings === state.warnings && escalated === state ? state : runState(x.lastTs, x.agentId, x.history, x.guard, x.aborted, x.blocked, warnings, x.seen);
+  const warnings = verdict.warningKey !== undefined && v.decision === 'warn' ? noteWarning(s.warnings, verdict.warningKey, v.count) : s.warnings;
+  // A §2.5 block is counted, and aborts the run when it escalates (§4.2).
+  let blocked = s.blocked;
+  let aborted = s.aborted;
+  if (verdict.counted) {
+    blocked = addBlock(s.blocked, e.toolCallId, e.ts);
+    const x = verdict.escalation;
+    if (x !== undefined) aborted = { count: x.count, toolName: e.toolName, detector: DETECTORS.blockEscalation, evidence: x.evidence };
+  }
   // Blocked calls are never recorded; nor exempt ones, nor anything while detection is explicitly off.
-  if (v.decision === 'block' || !verdict.record || cfg.enabled === false) return next;
-  const history = appendRecord(next.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, undefined, undefined, e.ts), cfg.historySize);
-  return withHistory(next, history);
+  const unrecorded = v.decision === 'block' || !verdict.record || cfg.enabled === false;
+  const history = unrecorded ? s.history : appendRecord(s.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, undefined, undefined, e.ts), cfg.historySize);
+  return runState(e.ts, agentId, history, s.guard, aborted, blocked, warnings, seen);
 }
 
-/** Counts a §2.5 block, and aborts the run when it escalates (§4.2). */
-function escalate(state: RunState, e: ToolCall, verdict: Extract<RunVerdict, { kind: 'call' }>): RunState {
-  if (!verdict.counted) return state;
-  const blocked = addBlock(state.blocked, e.toolCallId, e.ts);
-  const x = verdict.escalation;
-  const s = state;
-  if (x === undefined) return runState(s.lastTs, s.agentId, s.history, s.guard, s.aborted, blocked, s.warnings, s.seen);
-  const aborted = { count: x.count, toolName: e.toolName, detector: DETECTORS.blockEscalation, evidence: x.evidence };
-  return runState(s.lastTs, s.agentId, s.history, s.guard, aborted, blocked, s.warnings, s.seen);
-}
-
-function onOutcome(state: RunState, e: ToolOutcome, verdict: RunVerdict, cfg: RunConfig): RunState {
+function onOutcome(s: RunState, e: ToolOutcome, verdict: RunVerdict, cfg: RunConfig, agentId: string | null, seen: RunState['seen']): RunState {
   const outcome = effectiveOutcome(e, cfg);
-  if (cfg.enabled === false || outcome === undefined) return state;
+  if (cfg.enabled === false || outcome === undefined) return runState(e.ts, agentId, s.history, s.guard, s.aborted, s.blocked, s.warnings, seen);
   const { resultHash, unknownToolName } = outcome;
-  const history = attachOutcome(state.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, resultHash, unknownToolName, e.ts), cfg.historySize);
-  if (state.guard === null) return withHistory(state, history);
-  const { guard } = guardAfter(state.guard, guardEntryOf(e, resultHash));
+  const history = attachOutcome(s.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, resultHash, unknownToolName, e.ts), cfg.historySize);
+  if (s.guard === null) return runState(e.ts, agentId, history, null, s.aborted, s.blocked, s.warnings, seen);
+  const { guard } = guardAfter(s.guard, guardEntryOf(e, resultHash));
   const aborted =
-    verdict.kind === 'abort' ? { count: verdict.count, toolName: verdict.toolName, detector: DETECTORS.compactionLoopPersisted, evidence: verdict.evidence } : state.aborted;
-  const s = state;
-  return runState(s.lastTs, s.agentId, history, guard, aborted, s.blocked, s.warnings, s.seen);
+    verdict.kind === 'abort' ? { count: verdict.count, toolName: verdict.toolName, detector: DETECTORS.compactionLoopPersisted, evidence: verdict.evidence } : s.aborted;
+  return runState(e.ts, agentId, history, guard, aborted, s.blocked, s.warnings, seen);
 }
-
-const withHistory = (s: RunState, history: RunState['history']): RunState => runState(s.lastTs, s.agentId, history, s.guard, s.aborted, s.blocked, s.warnings, s.seen);
-const withGuard = (s: RunState, guard: RunState['guard']): RunState => runState(s.lastTs, s.agentId, s.history, guard, s.aborted, s.blocked, s.warnings, s.seen);

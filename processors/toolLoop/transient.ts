@@ -37,12 +37,23 @@ export interface TransientInput {
 
 /** §4.4 rules 1–3, in order; `unknownTool` is whether §2.2 rule 1 found an unknown tool. */
 export function isTransient(o: TransientInput, unknownTool: boolean): boolean {
-  if (o.transient !== undefined) return o.transient;
+  return transientOutcome(o.transient, o.result, o.resultHash, o.error, unknownTool);
+}
+
+/** `isTransient` of an outcome's fields, without an object to hold them (parsing calls it for every outcome). */
+export function transientOutcome(
+  transient: boolean | undefined,
+  result: unknown,
+  resultHash: string | undefined,
+  error: string | ErrorObject | undefined,
+  unknownTool: boolean,
+): boolean {
+  if (transient !== undefined) return transient;
   // An outcome that carries a result is transient only when it says so (rule 1).
-  if (o.result !== undefined || o.resultHash !== undefined || o.error === undefined || unknownTool) return false;
-  if (typeof o.error !== 'string' && (transientStatus(o.error.status) || transientStatus(o.error.statusCode) || (o.error.code !== undefined && TRANSIENT_CODES.has(o.error.code))))
+  if (result !== undefined || resultHash !== undefined || error === undefined || unknownTool) return false;
+  if (typeof error !== 'string' && (transientStatus(error.status) || transientStatus(error.statusCode) || (error.code !== undefined && TRANSIENT_CODES.has(error.code))))
     return true;
-  return transientText(errorText(o.error));
+  return transientText(errorText(error));
 }
 
 function transientStatus(s: number | undefined): boolean {

@@ -32,16 +32,21 @@ export class InMemoryDriver {
 
   /** Folds an event its node has already parsed (replay parses in workers). */
   pipeParsed(node: ProcessorNode, event: unknown): PipeResult {
+    const r = this.foldParsed(node, event);
+    return typeof r === 'string' ? { ok: false, reason: r } : { ok: true, decisions: r };
+  }
+
+  /** `pipeParsed` without a result object: the decisions, or why the event is invalid. */
+  foldParsed(node: ProcessorNode, event: unknown): readonly Decision[] | string {
     const partition = partitionFor(node.process.keyOf(event), this.partitions);
     const n = this.tasksOf(node);
     const offset = n.nextOffset[partition]!;
     n.nextOffset[partition] = offset + 1;
     const task = (n.tasks[partition] ??= new PartitionTask(node, partition, { maxFutureSkewMs: this.topology.limits.maxFutureSkewMs, now: this.now, changelog: false }));
-    const r = task.processEvent({ topic: node.inputTopic, partition, offset, value: event }, event);
-    task.compact(offset + 1);
     // An invalid event keeps its offset, as it would in the input topic (produced, then dead-lettered).
-    if (r.kind === 'invalid') return { ok: false, reason: r.reason };
-    return r.kind === 'decided' ? { ok: true, decisions: r.decisions } : NONE;
+    const r = task.foldAt(offset, event);
+    task.compact(offset + 1);
+    return r;
   }
 
   /** Total keys held in all stores (for memory checks). */
@@ -58,5 +63,3 @@ export class InMemoryDriver {
     return n;
   }
 }
-
-const NONE: PipeResult = { ok: true, decisions: [] };
