@@ -10,6 +10,7 @@ import type { Decision, PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
 import type { Trip } from '../../processors/kernel/process.js';
 import { DEAD_LETTER_REASONS as REASONS } from './deadLetter.js';
+import type { FramedWriter } from './framedWriter.js';
 import { MAX_RECORD_BYTES, type InRecord, type OutRecord } from './port.js';
 
 export interface FoldContext {
@@ -17,6 +18,9 @@ export interface FoldContext {
   readonly catalog: SchemaCatalog;
   readonly topics: TopicNames;
   readonly maxEventBytes: number;
+  /** Where decision and changelog values are encoded, framed with their subjects' schema ids. */
+  readonly decisionValues: FramedWriter;
+  readonly stateValues: FramedWriter;
 }
 
 export type Folded =
@@ -86,16 +90,16 @@ export async function foldRecord(ctx: FoldContext, r: InRecord, checkState: bool
   }
 }
 
-function decisionRecord({ catalog, topics, task }: FoldContext, partition: number, d: Decision): OutRecord {
-  const value = catalog.encode(topics.verdicts, task.node.codecs.output, d as Record<string, unknown>);
+function decisionRecord({ decisionValues, topics, task }: FoldContext, partition: number, d: Decision): OutRecord {
+  const value = decisionValues.write(task.node.codecs.output, d as Record<string, unknown>);
   const bytes = value.length + Buffer.byteLength(d.key);
   if (bytes > MAX_RECORD_BYTES) throw new Unwritable(REASONS.decisionTooLarge, `decision ${d.id} is ${bytes} bytes, over the limit of ${MAX_RECORD_BYTES}`);
   return { topic: topics.verdicts, partition, key: d.key, value };
 }
 
 /** `key`'s changelog value; throws when it does not encode, Unwritable when a sink would refuse it. */
-export function changelogValue({ catalog, task }: FoldContext, key: string, entry: StoreEntry): Buffer {
-  const value = catalog.encode(task.node.store.changelogTopic, task.node.codecs.state, entry);
+export function changelogValue({ stateValues, task }: FoldContext, key: string, entry: StoreEntry): Buffer {
+  const value = stateValues.write(task.node.codecs.state, entry);
   const bytes = value.length + Buffer.byteLength(key);
   if (bytes > MAX_RECORD_BYTES) throw new Unwritable(REASONS.stateTooLarge, `the state of ${key} would be ${bytes} bytes, over the limit of ${MAX_RECORD_BYTES}`);
   return value;

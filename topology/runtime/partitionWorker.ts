@@ -17,6 +17,7 @@ import type { PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
 import { deadLetter } from './deadLetter.js';
 import { changelogValue, foldRecord, type FoldContext, type Folded } from './foldRecord.js';
+import { FramedWriter } from './framedWriter.js';
 import type { Batch, InRecord, OutRecord, Sink } from './port.js';
 import { reportFolded, type FoldedRecords } from './report.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
@@ -52,7 +53,7 @@ export class PartitionWorker {
     private readonly log: Logger,
     private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {
-    this.ctx = { task, catalog, topics, maxEventBytes };
+    this.ctx = { task, catalog, topics, maxEventBytes, decisionValues: new FramedWriter(), stateValues: new FramedWriter() };
   }
 
   get changelogTopic(): string {
@@ -81,8 +82,8 @@ export class PartitionWorker {
     const started = performance.now();
     // Output schemas are registered before any partition is assigned; a missing one is a bug,
     // to fail the batch here rather than dead-letter every record.
-    this.catalog.idFor(this.topics.verdicts);
-    this.catalog.idFor(this.changelogTopic);
+    this.ctx.decisionValues.useSchema(this.catalog.idFor(this.topics.verdicts));
+    this.ctx.stateValues.useSchema(this.catalog.idFor(this.changelogTopic));
     const out = sink.begin();
     const folded: Array<readonly [InRecord, Folded]> = [];
     // Each key's latest changelog record: written once per batch, after all its decisions.

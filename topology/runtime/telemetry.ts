@@ -23,8 +23,9 @@ export function decisionLabels(d: Decision): DecisionLabels {
 }
 
 export interface Telemetry {
-  event(type: string): void;
-  decision(labels: DecisionLabels): void;
+  /** `count` events of `type` folded (a batch reports each type once). */
+  event(type: string, count?: number): void;
+  decision(labels: DecisionLabels, count?: number): void;
   deadLetter(reason: string): void;
   /** A bounded collection of a key's state forgot something (docs/behaviour.md §1 "Limits"). */
   stateDrop(topic: string, what: string): void;
@@ -125,14 +126,14 @@ export class PrometheusTelemetry implements Telemetry {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'loopguard_' });
   }
 
-  event(type: string): void {
-    this.events.inc({ type });
+  event(type: string, count = 1): void {
+    this.events.inc({ type }, count);
   }
-  decision(l: DecisionLabels): void {
+  decision(l: DecisionLabels, count = 1): void {
     const bot = l.type === 'bot_decision';
     const shadow = String(l.shadow);
-    this.decisions.inc({ type: l.type, decision: l.decision, detector: bot ? 'none' : (l.why ?? 'none'), reason: bot ? (l.why ?? 'none') : 'none', shadow });
-    if (l.why === 'block_escalation') this.escalations.inc({ shadow });
+    this.decisions.inc({ type: l.type, decision: l.decision, detector: bot ? 'none' : (l.why ?? 'none'), reason: bot ? (l.why ?? 'none') : 'none', shadow }, count);
+    if (l.why === 'block_escalation') this.escalations.inc({ shadow }, count);
   }
   deadLetter(reason: string): void {
     this.deadLetters.inc({ reason });

@@ -7,7 +7,7 @@ import type { Logger } from '../../logger.js';
 import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
 import { OffsetCommitter } from './offsetCommitter.js';
-import { openSender, openTransactional, type OpenSender } from './producer.js';
+import { openAlternating, openSender, type OpenSender } from './producer.js';
 import { toInRecord } from './records.js';
 
 const HEARTBEAT_INTERVAL_MS = 3_000;
@@ -166,7 +166,7 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
     },
 
     async transactionalSink(transactionalId): Promise<Sink> {
-      const tx = await openTransactional(kafka, transactionalId, log);
+      const tx = await openAlternating(kafka, transactionalId, log);
       onOpen({ disconnect: () => tx.close() });
       let committed: number | undefined;
       return {

@@ -6,6 +6,7 @@ import type { Producer, Transaction } from 'kafkajs';
 import type { Logger } from '../../logger.js';
 import type { OutRecord, Sender, SinkBatch } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
+import { withCachedCoordinators } from './coordinators.js';
 import { chunks, topicMessages } from './records.js';
 
 const { CompressionTypes, Partitioners } = kafkajs;
@@ -64,7 +65,7 @@ async function sendOffsetsRetrying(send: () => Promise<void>): Promise<void> {
 }
 
 export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
-  const p = kafka.producer({ ...producerConfig(), retry: TRANSACTION_RETRY, transactionalId });
+  const p = withCachedCoordinators(kafka, () => kafka.producer({ ...producerConfig(), retry: TRANSACTION_RETRY, transactionalId }));
   await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect());
   // kafkajs sends the transactional id (InitProducerId) only when the first transaction
   // begins, not on connect. Beginning one now bumps the epoch, which fences an older producer
@@ -116,5 +117,32 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
   return {
     begin,
     close: () => p.disconnect(),
+  };
+}
+
+/**
+ * Two transactional producers, `transactionalId` and `transactionalId.b`, taking one batch's
+ * transaction each in turn. A transaction's commit returns before the coordinator has written
+ * its markers, and until it has, the next transaction of the same producer is refused
+ * (CONCURRENT_TRANSACTIONS: a failed request, a metadata refresh and a 20 ms wait, on most
+ * back-to-back transactions); the other producer's next transaction does not wait for them.
+ * Batches of one partition still run one at a time, so their transactions commit in order;
+ * a read-committed reader sees them in log order. Opening both fences both, so whoever owns
+ * the partition next still fences this instance completely.
+ */
+export async function openAlternating(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
+  const opened = await Promise.allSettled([openTransactional(kafka, transactionalId, log), openTransactional(kafka, `${transactionalId}.b`, log)]);
+  const producers = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+  const failed = opened.find((o) => o.status === 'rejected');
+  if (failed !== undefined) {
+    for (const p of producers) await p.close().catch(() => undefined);
+    throw failed.reason;
+  }
+  let turn = 0;
+  return {
+    begin: (groupId) => producers[turn++ % producers.length]!.begin(groupId),
+    close: async () => {
+      for (const p of producers) await p.close();
+    },
   };
 }
