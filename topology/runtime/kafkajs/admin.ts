@@ -58,19 +58,24 @@ export class KafkajsAdmin implements AdminOps {
 
   createTopics(specs: readonly TopicSpec[]): Promise<string[]> {
     return this.run('cannot create topics', async (a) => {
-      const existing = new Set(await a.listTopics());
-      const missing = specs.filter((s) => !existing.has(s.topic));
-      if (missing.length === 0) return [];
-      await a.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((s) => ({
-          topic: s.topic,
-          numPartitions: s.partitions,
-          replicationFactor: s.replicationFactor,
-          configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
-        })),
+      // Tried again on retriable errors; what an earlier try created is listed then, not created.
+      const created: string[] = [];
+      await whileRetriable(CREATE_PATIENCE_MS, async () => {
+        const existing = new Set(await a.listTopics());
+        const missing = specs.filter((s) => !existing.has(s.topic));
+        if (missing.length === 0) return;
+        created.push(...missing.map((s) => s.topic));
+        await a.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((s) => ({
+            topic: s.topic,
+            numPartitions: s.partitions,
+            replicationFactor: s.replicationFactor,
+            configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+          })),
+        });
       });
-      return missing.map((s) => s.topic);
+      return created;
     });
   }
 
@@ -123,3 +128,30 @@ export class KafkajsAdmin implements AdminOps {
     return this.admin.disconnect();
   }
 }
+
+/**
+ * How long creating topics keeps trying while the broker answers with retriable errors: a broker
+ * just restarted answers before it hosts its partitions again ("This server does not host this
+ * topic-partition") for longer than kafkajs's own retries last.
+ */
+const CREATE_PATIENCE_MS = 30_000;
+
+/** `op` again (it must be idempotent) while it fails with a retriable Kafka error, until `ms` pass. */
+export async function whileRetriable<T>(ms: number, op: () => Promise<T>, pauseMs = 500): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await op();
+    } catch (e) {
+      if (!retriable(e) || Date.now() >= deadline) throw e;
+      await delay(pauseMs);
+    }
+  }
+}
+
+/** A kafkajs error that is retriable, or that gave up retrying one. */
+const retriable = (e: unknown): boolean => {
+  const err = e as { retriable?: unknown; name?: unknown; cause?: unknown } | null;
+  if (err?.retriable === true) return true;
+  return err?.name === 'KafkaJSNumberOfRetriesExceeded' && (err.cause as { retriable?: unknown } | null)?.retriable === true;
+};
