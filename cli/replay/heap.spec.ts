@@ -2,15 +2,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { holdReplayHeap, tuneReplayHeap, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
 
 /** V8 as far as replay's heap tuning sees it: the flags in force, and the young generation's size. */
-function fakeV8(young: number): HeapControls & { flags: Map<string, string>; young: number } {
+function fakeV8(young: number): HeapControls & { flags: Map<string, string>; young: number; time: number; sets: number } {
   const v8 = {
     flags: new Map<string, string>(),
     young,
+    time: 0,
+    sets: 0,
     setFlags: (f: string) => {
+      v8.sets++;
       const [name, value] = f.split('=');
       v8.flags.set(name!, value!);
     },
     youngBytes: () => v8.young,
+    now: () => v8.time,
   };
   return v8;
 }
@@ -64,7 +68,22 @@ describe('holdReplayHeap', () => {
     tuneReplayHeap(v8);
     v8.flags.clear(); // what starting a worker does
     v8.young = 4 * YOUNG_CAP_BYTES;
+    v8.time += 10;
     expect(holdReplayHeap()).toBe(true);
+    expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '50', [YOUNG_GROWTH]: '1' });
+  });
+
+  it('sets them again at most once per 10 ms (the fold calls it for every chunk)', () => {
+    const v8 = fakeV8(YOUNG_CAP_BYTES);
+    tuneReplayHeap(v8);
+    const sets = v8.sets;
+    v8.flags.clear();
+    v8.time += 9;
+    for (let i = 0; i < 100; i++) expect(holdReplayHeap()).toBe(true);
+    expect(v8.sets).toBe(sets);
+    expect(v8.flags.size).toBe(0);
+    v8.time += 1;
+    holdReplayHeap();
     expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '50', [YOUNG_GROWTH]: '1' });
   });
 });
