@@ -1,7 +1,6 @@
 // What happens to input before the fold: lines, JSON, then the topology's validation and
 // hashing. Pure and config-free, so it runs the same on the main thread or in a worker.
 import { route, type Routed, type Topology } from '../../topology/topology.js';
-import { splitLines } from './batches.js';
 
 export type ParsedLine =
   | { readonly ok: true; readonly node: number; readonly event: unknown }
@@ -26,7 +25,21 @@ export function routeLine(topology: Topology, text: string): Routed | null {
   return route(topology, value);
 }
 
-/** One result per line of the chunk, blank lines included (as null), so line numbers hold. */
+/**
+ * One result per line of the chunk, blank lines included (as null), so line numbers hold. The
+ * lines of `splitLines`, each decoded on its own: a line's text is garbage once it is parsed,
+ * where one string of the whole chunk stayed alive (and was copied by every scavenge) until the
+ * chunk's last line was parsed. A newline byte is never part of a UTF-8 sequence, so each line
+ * decodes to the same text either way (a sequence cut short by it is one U+FFFD both ways).
+ */
 export function parseChunk(topology: Topology, chunk: Uint8Array): ParsedLine[] {
-  return splitLines(chunk).map((text) => parseLine(topology, text));
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  const out: ParsedLine[] = [];
+  for (let start = 0; start < bytes.length;) {
+    const newline = bytes.indexOf(10, start);
+    const end = newline === -1 ? bytes.length : newline;
+    out.push(parseLine(topology, bytes.toString('utf8', start, end > start && bytes[end - 1] === 13 ? end - 1 : end)));
+    start = end + 1;
+  }
+  return out;
 }
