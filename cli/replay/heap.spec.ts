@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { holdReplayHeap, tuneReplayHeap, youngUncapped, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
+import { holdReplayHeap, tuneReplayHeap, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
 
 /** V8 as far as replay's heap tuning sees it: the flags in force, and the young generation's size. */
 function fakeV8(young: number): HeapControls & { flags: Map<string, string>; young: number; time: number; sets: number } {
@@ -85,42 +85,5 @@ describe('holdReplayHeap', () => {
     v8.time += 1;
     holdReplayHeap();
     expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '50', [YOUNG_GROWTH]: '1' });
-  });
-});
-
-describe('youngUncapped', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-
-  it("lets a stopped young generation grow again, to V8's top, and keeps it so after a worker reset", () => {
-    const v8 = fakeV8(YOUNG_CAP_BYTES);
-    tuneReplayHeap(v8);
-    expect(v8.flags.get(YOUNG_GROWTH)).toBe('1');
-    youngUncapped();
-    expect(v8.flags.get(YOUNG_GROWTH)).toBe('2');
-    v8.flags.clear();
-    v8.young = 4 * YOUNG_CAP_BYTES;
-    v8.time += 10;
-    expect(holdReplayHeap()).toBe(true);
-    expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '50' });
-  });
-
-  it('stops the check of a young generation still growing', () => {
-    const v8 = fakeV8(2 << 20);
-    tuneReplayHeap(v8);
-    expect(vi.getTimerCount()).toBe(1);
-    youngUncapped();
-    v8.young = YOUNG_CAP_BYTES;
-    vi.advanceTimersByTime(10);
-    expect(vi.getTimerCount()).toBe(0);
-    expect(v8.flags.has(YOUNG_GROWTH)).toBe(false);
-  });
-
-  it('is undone by the next tuning', () => {
-    tuneReplayHeap(fakeV8(YOUNG_CAP_BYTES));
-    youngUncapped();
-    const v8 = fakeV8(YOUNG_CAP_BYTES);
-    tuneReplayHeap(v8);
-    expect(v8.flags.get(YOUNG_GROWTH)).toBe('1');
   });
 });

@@ -30,13 +30,12 @@ const CHECK_EVERY_MS = 10;
  * (an event's garbage dies within the event) and 20 MB less RSS. V8 fixes its largest size at
  * start-up but reads the growth factor at every growth, so once it reaches the cap it stops.
  * (Stopping it at the 2 x 1 MB it starts with cost about half again in time: states promoted
- * before they die.) Pre-hashed input is the exception: see `youngUncapped`.
+ * before they die.)
  */
 export function tuneReplayHeap(v8: HeapControls = v8Controls): void {
   controls = v8;
   flags = ['--heap-growing-percent=50'];
   lastSet = Number.NEGATIVE_INFINITY;
-  capped = true;
   if (holdReplayHeap()) return;
   const check = setInterval(() => {
     if (holdReplayHeap()) clearInterval(check);
@@ -49,28 +48,6 @@ let controls: HeapControls | undefined;
 let flags: string[] = [];
 /** When the flags were last set (controls.now()). */
 let lastSet = Number.NEGATIVE_INFINITY;
-/** False once `youngUncapped` let the young generation grow to V8's own top. */
-let capped = true;
-
-/** V8's own growth factor of the young generation (`node --v8-options`). */
-const V8_YOUNG_GROWTH = '--semi-space-growth-factor=2';
-
-/**
- * For pre-hashed input (replay judges it by its first 1 MB): the young generation grows to
- * V8's own top (2 x 16 MB) again. Its events are small, so a run's state is replaced every
- * ~2,000 events (the runs interleave) within a few MB of allocation: with 2 x 16 MB most states
- * die young instead of being promoted and marked. Measured (10 back-to-back pairs, replay hashed
- * 200k --workers 0): 1.15x the speed (CPU 1.17x), max RSS 99 -> 121 MB. Raw input keeps the cap:
- * its max RSS is the one with a goal (<= 130 MB) and was at 128 MB.
- */
-export function youngUncapped(): void {
-  if (controls === undefined || !capped) return;
-  capped = false;
-  if (flags.length > 1) {
-    flags.length = 1;
-    controls.setFlags(V8_YOUNG_GROWTH);
-  }
-}
 
 /**
  * Sets the flags again, and stops the young generation once it is at the cap; true once it is
@@ -88,7 +65,7 @@ export function holdReplayHeap(): boolean {
     lastSet = now;
     for (const f of flags) controls.setFlags(f);
   }
-  if (!capped || flags.length > 1) return true;
+  if (flags.length > 1) return true;
   if (controls.youngBytes() < YOUNG_CAP_BYTES) return false;
   flags.push('--semi-space-growth-factor=1');
   controls.setFlags(flags[1]!);

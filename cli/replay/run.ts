@@ -10,7 +10,6 @@ import type { ProcessorNode, Topology } from '../../topology/topology.js';
 import type { LazyLogger } from '../lazyLogger.js';
 import type { Progress } from '../progress.js';
 import { lineChunks, splitLines } from './batches.js';
-import { youngUncapped } from './heap.js';
 import { routeLine, type ParsedLine } from './parse.js';
 import type { ParsePool } from './pool.js';
 import { Window } from './window.js';
@@ -45,7 +44,6 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
   let pool: ParsePool | undefined;
   let window: Window | undefined;
   let seen = 0;
-  let judged = false;
   const emit = async (text: string, bytes: number) => {
     await write(output, text);
     progress?.add(bytes);
@@ -57,10 +55,6 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
   try {
     for await (const chunk of lineChunks(input)) {
       seen += chunk.length;
-      if (!judged && seen > WORKERS_FROM_BYTES) {
-        judged = true;
-        if (seen / Math.max(1, fold.lineCount) < RAW_LINE_BYTES) youngUncapped();
-      }
       if (pool === undefined && most > 0 && seen > WORKERS_FROM_BYTES && (typeof opts.workers === 'number' || seen / Math.max(1, fold.lineCount) >= RAW_LINE_BYTES)) {
         pool = await startPool(most);
         // Chunks read ahead of the fold: enough 112 KB chunks that each thread has the next one.
