@@ -54,17 +54,33 @@ export class Unwritable extends Error {
 
 const dead = (reason: string, error: string, cause?: unknown): Folded => ({ kind: 'dead', reason, error, cause });
 
-/** Folds `r`; with `checkState`, its key's new changelog value is encoded and checked too. */
-export async function foldRecord(ctx: FoldContext, r: InRecord, checkState: boolean): Promise<Folded> {
+/**
+ * Folds `r`; with `checkState`, its key's new changelog value is encoded and checked too.
+ * Synchronous once the value's writer schema is known (every record but the first few): a
+ * promise per record cost more than the fold of many.
+ */
+export function foldRecord(ctx: FoldContext, r: InRecord, checkState: boolean): Folded | Promise<Folded> {
   const { task, catalog, maxEventBytes } = ctx;
   if (r.value !== null && r.value.length > maxEventBytes) return dead(REASONS.oversized, `value is ${r.value.length} bytes, over the limit of ${maxEventBytes}`);
-  let value: Record<string, unknown>;
+  let value: Record<string, unknown> | undefined;
   try {
-    value = await catalog.decode(r.value, task.node.codecs.input);
+    value = catalog.decodeCached(r.value, task.node.codecs.input);
   } catch (e) {
     if (e instanceof DecodeError) return dead(e.reason, e.message);
     throw e;
   }
+  if (value !== undefined) return foldDecoded(ctx, r, value, checkState);
+  return catalog.decode(r.value, task.node.codecs.input).then(
+    (v) => foldDecoded(ctx, r, v, checkState),
+    (e: unknown) => {
+      if (e instanceof DecodeError) return dead(e.reason, e.message);
+      throw e;
+    },
+  );
+}
+
+function foldDecoded(ctx: FoldContext, r: InRecord, value: Record<string, unknown>, checkState: boolean): Folded {
+  const { task } = ctx;
   const parsed = task.node.parse(value);
   if (!parsed.ok) return dead(REASONS.invalid, parsed.reason);
   let key: string | undefined;

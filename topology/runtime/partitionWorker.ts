@@ -149,7 +149,8 @@ export class PartitionWorker {
     const touched = new Map<string, StoreEntry | undefined>();
     for (const r of records) {
       if (!batch.isActive()) break;
-      const f = await foldRecord(this.ctx, r, checkState);
+      const folding = foldRecord(this.ctx, r, checkState);
+      const f = folding instanceof Promise ? await folding : folding;
       if (f.kind === 'decided') {
         if (!touched.has(f.key)) touched.set(f.key, f.before);
         if (f.state !== undefined) this.encoded.set(f.key, { entry: this.task.get(f.key)!, value: f.state });

@@ -1,10 +1,10 @@
 // The kafkajs client itself: one `Kafka` per session, its logs routed into pino, and its
 // errors turned into LoopguardErrors that keep kafkajs's own verdict on retrying.
-import kafkajs from 'kafkajs';
 import type { KafkaConfig, LogEntry, SASLOptions } from 'kafkajs';
 import type { LoopguardSettings } from '../../config.js';
 import { ERROR_CODES, LoopguardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { kafkajs } from './patches.js';
 
 const { Kafka, logLevel } = kafkajs;
 export type KafkaClient = InstanceType<typeof Kafka>;

@@ -1,11 +1,11 @@
 // Producers: an idempotent one for plain sends, and a transactional one per exactly-once
 // partition. Both are the kafkajs producer with the same settings.
 import { setTimeout as delay } from 'node:timers/promises';
-import kafkajs from 'kafkajs';
 import type { Producer, Transaction } from 'kafkajs';
 import type { Logger } from '../../logger.js';
 import type { OutRecord, Sender, SinkBatch } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
+import { kafkajs } from './patches.js';
 import { withCachedCoordinators } from './coordinators.js';
 import { chunks, topicMessages } from './records.js';
 

@@ -29,13 +29,22 @@ export function topicMessages(records: readonly OutRecord[]): TopicMessages[] {
     if (!l) byTopic.set(r.topic, (l = []));
     l.push(r);
   }
-  return [...byTopic].map(([topic, rs]) => ({
-    topic,
-    messages: rs.map((r) => ({ partition: r.partition, key: r.key, value: r.value, headers: r.headers as IHeaders | undefined })),
-  }));
+  // The records are kafkajs messages as they are (it reads partition, key, value and headers,
+  // and copies each message before encoding it): no copy of each here too.
+  return [...byTopic].map(([topic, rs]) => ({ topic, messages: rs as Array<OutRecord & { headers?: IHeaders }> }));
 }
 
-const headersOf = (h: IHeaders | undefined): Record<string, string> => {
+/** The headers of every record that has none (most): one object, not one per record. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+const headersOf = (h: IHeaders | undefined): Readonly<Record<string, string>> => {
+  if (h === undefined) return NO_HEADERS;
+  let any = false;
+  for (const _ in h) {
+    any = true;
+    break;
+  }
+  if (!any) return NO_HEADERS;
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h ?? {})) if (v !== undefined) out[k] = Array.isArray(v) ? String(v[0]) : String(v);
   return out;
