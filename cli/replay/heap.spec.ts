@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { holdReplayHeap, tuneReplayHeap, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
+import { holdReplayHeap, restoreV8Flags, tuneReplayHeap, YOUNG_CAP_BYTES, type HeapControls } from './heap.js';
 
 /** V8 as far as replay's heap tuning sees it: the flags in force, and the young generation's size. */
 function fakeV8(young: number): HeapControls & { flags: Map<string, string>; young: number; time: number; sets: number } {
@@ -85,5 +85,29 @@ describe('holdReplayHeap', () => {
     v8.time += 1;
     holdReplayHeap();
     expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '50', [YOUNG_GROWTH]: '1' });
+  });
+});
+
+describe('restoreV8Flags', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("sets V8's defaults back, and nothing sets the tuned flags again after it", () => {
+    const v8 = fakeV8(YOUNG_CAP_BYTES);
+    tuneReplayHeap(v8);
+    restoreV8Flags();
+    expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '0', [YOUNG_GROWTH]: '2' });
+    v8.time += 100;
+    expect(holdReplayHeap()).toBe(true);
+    expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '0', [YOUNG_GROWTH]: '2' });
+  });
+
+  it('touches nothing when the heap was never tuned', () => {
+    const v8 = fakeV8(YOUNG_CAP_BYTES);
+    tuneReplayHeap(v8);
+    restoreV8Flags();
+    const sets = v8.sets;
+    restoreV8Flags();
+    expect(v8.sets).toBe(sets);
   });
 });

@@ -71,3 +71,16 @@ export function holdReplayHeap(): boolean {
   controls.setFlags(flags[1]!);
   return true;
 }
+
+/**
+ * Sets the flags tuneReplayHeap changed back to V8's defaults (what the command line gave, unless
+ * it set them itself): the CLI's code cache is written at exit, and V8 refuses a cache made under
+ * flags other than the next start's (cli/bin.ts).
+ */
+export function restoreV8Flags(): void {
+  const tuned = controls;
+  if (tuned === undefined) return;
+  controls = undefined;
+  tuned.setFlags('--heap-growing-percent=0');
+  tuned.setFlags('--semi-space-growth-factor=2');
+}
