@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { fastRecordEncoder, groupMessagesPerPartition } from './patches.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fastRecordBatch, fastRecordEncoder, groupMessagesPerPartition, kafkajsPatched, produceRequestV3, type ProduceArgs, type RecordBatchArgs } from './patches.js';
 
 const require = createRequire(import.meta.url);
 const root = dirname(require.resolve('kafkajs/package.json'));
@@ -76,5 +76,132 @@ describe('linear groupMessagesPerPartition', () => {
 
   it('returns nothing without partition metadata', () => {
     expect(groupMessagesPerPartition({ topic: 't', partitionMetadata: [], messages: [{ value: null }], partitioner: () => 0 })).toEqual({});
+  });
+});
+
+describe('fast kafkajs record batch', () => {
+  type BatchFn = (a: RecordBatchArgs) => Promise<Encoder>;
+  const kafkajsBatch = original<{ RecordBatch: BatchFn }>('protocol/recordBatch/v0/index.js').RecordBatch;
+  const crc32C = original<(b: Buffer) => number>('protocol/recordBatch/crc32C/index.js');
+  const Long = original<{ fromValue(v: unknown): unknown; fromInt(v: number): unknown }>('utils/long.js');
+  let delegated = 0;
+  const fastBatch = fastRecordBatch((a) => (delegated++, kafkajsBatch(a)), EncoderClass as never, crc32C) as BatchFn;
+  const same = async (a: RecordBatchArgs) => {
+    const ours = await fastBatch(a);
+    const theirs = await kafkajsBatch(a);
+    expect(ours.buffer.equals(theirs.buffer)).toBe(true);
+    expect(ours.offset).toBe(theirs.offset);
+  };
+  const recordsOf = (n: number, encode: RecordFn) =>
+    Array.from({ length: n }, (_, i) => encode({ key: `run-${i % 7}`, value: Buffer.alloc((i * 37) % 400, i), offsetDelta: i, timestampDelta: i * 3 }));
+
+  it('writes kafkajs bytes for uncompressed batches, whatever the header fields', async () => {
+    delegated = 0;
+    const ts = { firstTimestamp: 1_700_000_000_000, maxTimestamp: 1_700_000_000_999 };
+    for (const n of [0, 1, 2, 50, 2_000])
+      for (const encode of [fast, kafkajsRecord]) {
+        const records = recordsOf(n, encode);
+        await same({ records, ...ts });
+        await same({
+          records,
+          ...ts,
+          compression: 0,
+          transactional: true,
+          producerId: Long.fromValue(123_456_789_012),
+          producerEpoch: 7,
+          firstSequence: 99,
+          lastOffsetDelta: n - 1,
+        });
+        await same({
+          records,
+          firstTimestamp: '1700000000000',
+          maxTimestamp: Long.fromValue(1_700_000_000_999),
+          firstOffset: Long.fromInt(42),
+          partitionLeaderEpoch: 3,
+          producerId: -1,
+        });
+      }
+    expect(delegated).toBe(0);
+  });
+
+  it('leaves compressed batches, and records that are not encoders, to kafkajs', async () => {
+    delegated = 0;
+    const records = recordsOf(20, fast);
+    await same({ records, compression: 1, firstTimestamp: 1, maxTimestamp: 2 });
+    expect(delegated).toBe(1);
+    await expect(fastBatch({ records: [{ not: 'an encoder' }], firstTimestamp: 1, maxTimestamp: 1 })).rejects.toThrow(/Encoder/);
+    await expect(kafkajsBatch({ records: [{ not: 'an encoder' }], firstTimestamp: 1, maxTimestamp: 1 })).rejects.toThrow(/Encoder/);
+    expect(delegated).toBe(2);
+  });
+});
+
+describe('Produce request v3 without a spread per message', () => {
+  afterEach(() => vi.restoreAllMocks());
+  type Request = (a: ProduceArgs) => { apiKey: number; apiVersion: number; apiName: string; expectResponse(): boolean; encode(): Promise<Encoder> };
+  /** kafkajs's request module, compiled with kafkajs's own record and record batch encoders under it. */
+  const kafkajsRequest = (() => {
+    const deps = {
+      [src('protocol/recordBatch/record/v0/index.js')]: kafkajsRecord,
+      [src('protocol/recordBatch/v0/index.js')]: original('protocol/recordBatch/v0/index.js'),
+    };
+    const saved = Object.keys(deps).map((f) => [f, require.cache[f]] as const);
+    for (const [f, exports] of Object.entries(deps)) {
+      const m = new Module(f);
+      m.exports = exports;
+      m.loaded = true;
+      require.cache[f] = m;
+    }
+    try {
+      return original<Request>('protocol/requests/produce/v3/request.js');
+    } finally {
+      for (const [f, m] of saved)
+        if (m === undefined) delete require.cache[f];
+        else require.cache[f] = m;
+    }
+  })();
+  const Long = original<{ fromInt(v: number): unknown; fromValue(v: unknown): unknown }>('utils/long.js');
+  const ours = produceRequestV3({
+    Encoder: EncoderClass as never,
+    Record: fast as never,
+    RecordBatch: fastRecordBatch(
+      original<{ RecordBatch: never }>('protocol/recordBatch/v0/index.js').RecordBatch,
+      EncoderClass as never,
+      original('protocol/recordBatch/crc32C/index.js'),
+    ),
+    apiKey: 0,
+    longFromInt: (n) => Long.fromInt(n),
+  }) as unknown as Request;
+
+  const messages = (n: number, at?: (i: number) => unknown, extra: Record<string, unknown> = {}) =>
+    Array.from({ length: n }, (_, i) => ({ key: `run-${i % 5}`, value: Buffer.alloc((i * 13) % 300, i), timestamp: at?.(i), ...extra }));
+  const same = async (a: ProduceArgs) => {
+    const [o, t] = [ours(a), kafkajsRequest(a)];
+    expect({ ...o, encode: undefined, expectResponse: o.expectResponse() }).toEqual({ ...t, encode: undefined, expectResponse: t.expectResponse() });
+    expect((await o.encode()).buffer.equals((await t.encode()).buffer)).toBe(true);
+  };
+
+  it('is what the installed patches put in place', () => {
+    expect(kafkajsPatched).toBe(true);
+  });
+
+  it('encodes as kafkajs does: topics, partitions, timestamps, headers, transactions, compression', async () => {
+    vi.spyOn(Date, 'now').mockReturnValue(1_700_000_000_500);
+    const topicData = (msgs: (p: number) => ReturnType<typeof messages>) => [
+      { topic: 'verdicts', partitions: [0, 3].map((partition) => ({ partition, firstSequence: partition * 10, messages: msgs(partition) })) },
+      { topic: 'changelog', partitions: [{ partition: 1, messages: msgs(1) }] },
+    ];
+    await same({ acks: -1, timeout: 30_000, topicData: topicData(() => messages(300)) });
+    await same({ acks: 1, timeout: 5_000, topicData: topicData((p) => messages(40 + p, (i) => String(1_700_000_000_000 + ((i * 7919) % 1000)))) });
+    await same({
+      acks: -1,
+      timeout: 30_000,
+      transactionalId: 'loopguard-0',
+      producerId: Long.fromValue(4242),
+      producerEpoch: 3,
+      topicData: topicData((p) => messages(25, (i) => (i % 3 === 0 ? undefined : 1_700_000_000_000 + i + p))),
+    });
+    await same({ acks: 0, timeout: 1, topicData: topicData(() => messages(10, undefined, { headers: { a: 'b' }, partition: 9, offsetDelta: 77 })) });
+    await same({ acks: -1, timeout: 30_000, compression: 1, topicData: topicData(() => messages(30, (i) => 1_700_000_000_000 + i)) });
+    await same({ acks: -1, timeout: 30_000, topicData: [{ topic: 'empty', partitions: [] }] });
   });
 });

@@ -1,12 +1,15 @@
-// Two kafkajs 2.2.4 internals on the produce path, replaced by versions that give the same
+// Four kafkajs 2.2.4 internals on the produce path, replaced by versions that give the same
 // results in linear time and without per-byte allocations. Measured on `loopguard run` at
-// at-least-once (bench/README.md, issue 11), they were a quarter of its CPU:
+// at-least-once (bench/README.md, issue 11), the first two were a quarter of its CPU:
 // - producer/groupMessagesPerPartition copies a partition's array for every message it adds
 //   (`[...current, message]`): quadratic in the records of one partition in one request, and
 //   a ~2,000-record request of one partition allocated ~16 MB of arrays for the collector;
 // - the record encoder (protocol/recordBatch/record/v0) zero-fills a 512-byte buffer per record,
-//   makes a Buffer per varint, and sizes and writes the timestamp delta with 64-bit Long objects.
-// kafkajs binds both with `require` when it loads, so they are put in the module cache before
+//   makes a Buffer per varint, and sizes and writes the timestamp delta with 64-bit Long objects;
+// - the record batch (protocol/recordBatch/v0) copies each record on its own into a buffer grown
+//   by doubling, then the whole batch twice more, and the Produce request (requests/produce/v3)
+//   spreads every message into a new object (fourth round, bench/README.md).
+// kafkajs binds them with `require` when it loads, so they are put in the module cache before
 // it does: the adapter takes kafkajs from `kafkajs` below, required only after that (an `import`
 // would be hoisted above it, here or in a bundle). When kafkajs is another version, or was
 // loaded before this ran, nothing is replaced: the originals are slower, never different.
@@ -128,6 +131,195 @@ export function fastRecordEncoder(original: RecordEncoder, encoderPrototype: obj
   };
 }
 
+/** kafkajs's Encoder, as far as a record batch's header uses it. */
+interface KafkajsEncoder extends EncoderLike {
+  writeInt8(v: number): this;
+  writeInt16(v: number): this;
+  writeInt32(v: number): this;
+  writeInt64(v: unknown): this;
+}
+type EncoderClass = (new () => KafkajsEncoder) & { prototype: object };
+
+export interface RecordBatchArgs {
+  compression?: number;
+  firstOffset?: unknown;
+  firstTimestamp?: unknown;
+  maxTimestamp?: unknown;
+  partitionLeaderEpoch?: number;
+  lastOffsetDelta?: number;
+  transactional?: boolean;
+  producerId?: unknown;
+  producerEpoch?: number;
+  firstSequence?: number;
+  records?: unknown[];
+}
+type RecordBatchEncoder = (args: RecordBatchArgs) => Promise<EncoderLike>;
+
+const isEncoder = (v: unknown): v is EncoderLike =>
+  typeof v === 'object' &&
+  v !== null &&
+  Buffer.isBuffer((v as EncoderLike).buf) &&
+  Number.isInteger((v as EncoderLike).offset) &&
+  (v as EncoderLike).offset >= 0 &&
+  (v as EncoderLike).offset <= (v as EncoderLike).buf.length;
+
+/** kafkajs's record batch (v2): the fourth lowest attribute bit marks a transactional batch. */
+const TRANSACTIONAL = 16;
+const MAGIC_BYTE = 2;
+/** firstOffset (int64), batch length (int32), partition leader epoch (int32), magic (int8): before the CRC. */
+const BEFORE_CRC = 8 + 4 + 4 + 1;
+
+/**
+ * A record batch encoder giving kafkajs's bytes: an uncompressed batch is written into one
+ * buffer of its exact size, each record copied once. kafkajs writes the records into a buffer
+ * grown by doubling (each record sliced and copied on its own), then copies that buffer twice
+ * more, into the batch and into the length-prefixed bytes around it. Compressed batches go to
+ * kafkajs's own encoder.
+ */
+export function fastRecordBatch(original: RecordBatchEncoder, Encoder: EncoderClass, crc32C: (b: Buffer) => number): RecordBatchEncoder {
+  return async (args) => {
+    const records = args.records ?? [];
+    if ((args.compression ?? 0) !== 0 || !records.every(isEncoder)) return original(args);
+    // kafkajs's defaults; header fields through its own encoder (int64s may be numbers, strings or Longs).
+    const { firstOffset = 0, firstTimestamp = Date.now(), maxTimestamp = Date.now(), partitionLeaderEpoch = 0, lastOffsetDelta = 0 } = args;
+    const { transactional = false, producerId = -1, producerEpoch = 0, firstSequence = 0 } = args;
+    const header = new Encoder()
+      .writeInt16(transactional ? TRANSACTIONAL : 0)
+      .writeInt32(lastOffsetDelta)
+      .writeInt64(firstTimestamp)
+      .writeInt64(maxTimestamp)
+      .writeInt64(producerId)
+      .writeInt16(producerEpoch)
+      .writeInt32(firstSequence)
+      .writeInt32(records.length);
+    let body = header.offset;
+    for (const r of records) body += r.offset;
+    const prefix = new Encoder()
+      .writeInt64(firstOffset)
+      .writeInt32(4 + 1 + 4 + body)
+      .writeInt32(partitionLeaderEpoch)
+      .writeInt8(MAGIC_BYTE);
+    const buf = Buffer.allocUnsafe(BEFORE_CRC + 4 + body);
+    buf.set(prefix.buf.subarray(0, BEFORE_CRC), 0);
+    let at = BEFORE_CRC + 4;
+    buf.set(header.buf.subarray(0, header.offset), at);
+    at += header.offset;
+    for (const r of records) {
+      buf.set(r.offset === r.buf.length ? r.buf : r.buf.subarray(0, r.offset), at);
+      at += r.offset;
+    }
+    buf.writeUInt32BE(crc32C(buf.subarray(BEFORE_CRC + 4)), BEFORE_CRC);
+    const encoder = Object.create(Encoder.prototype) as EncoderLike;
+    encoder.buf = buf;
+    encoder.offset = buf.length;
+    return encoder;
+  };
+}
+
+/** kafkajs's Encoder, as the Produce request uses it. */
+interface RequestEncoder extends KafkajsEncoder {
+  writeString(v: string | null): this;
+  writeArray(v: unknown[]): this;
+  writeEncoder(v: EncoderLike): this;
+  size(): number;
+}
+interface ProduceMessage {
+  key?: unknown;
+  value?: unknown;
+  headers?: unknown;
+  timestamp?: unknown;
+}
+interface PartitionData {
+  partition: number;
+  messages: ProduceMessage[];
+  firstSequence?: number;
+  [more: string]: unknown;
+}
+interface TopicData {
+  topic: string;
+  partitions: PartitionData[];
+  [more: string]: unknown;
+}
+export interface ProduceArgs {
+  acks: number;
+  timeout: number;
+  transactionalId?: string | null;
+  producerId?: unknown;
+  producerEpoch?: number;
+  compression?: number;
+  topicData: TopicData[];
+}
+interface ProduceDeps {
+  readonly Encoder: new () => RequestEncoder;
+  readonly Record: RecordEncoder;
+  readonly RecordBatch: RecordBatchEncoder;
+  readonly apiKey: number;
+  readonly longFromInt: (n: number) => unknown;
+}
+
+/**
+ * kafkajs's Produce request v3 (v4 to v7 reuse it), line for line, but for one thing: each
+ * message becomes a record through an object literal of the five fields the record encoder
+ * reads, where kafkajs spreads the message into a new object with two more keys, which V8
+ * builds slowly (it was the largest self time of the produce path, profiled).
+ */
+export function produceRequestV3({ Encoder, Record, RecordBatch, apiKey, longFromInt }: ProduceDeps) {
+  const partitionsEncoder =
+    (compression: number) =>
+    async ({
+      partition,
+      messages,
+      transactionalId,
+      firstSequence,
+      producerId,
+      producerEpoch,
+    }: PartitionData & { transactionalId: string | null; producerId: unknown; producerEpoch: number }) => {
+      const dateNow = Date.now();
+      const messageTimestamps = messages
+        .map((m) => m.timestamp)
+        .filter((timestamp) => timestamp !== null && timestamp !== undefined)
+        .sort();
+      const timestamps = messageTimestamps.length === 0 ? [dateNow] : messageTimestamps;
+      const firstTimestamp = timestamps[0] as number;
+      const maxTimestamp = timestamps[timestamps.length - 1];
+      const records = messages.map((m, i) =>
+        Record({ key: m.key, value: m.value, headers: m.headers, offsetDelta: i, timestampDelta: ((m.timestamp as number) || dateNow) - firstTimestamp }),
+      );
+      const recordBatch = await RecordBatch({
+        compression,
+        records,
+        firstTimestamp,
+        maxTimestamp,
+        producerId,
+        producerEpoch,
+        firstSequence,
+        transactional: !!transactionalId,
+        lastOffsetDelta: records.length - 1,
+      });
+      return new Encoder().writeInt32(partition).writeInt32(recordBatch.offset).writeEncoder(recordBatch);
+    };
+  const topicEncoder =
+    (compression: number) =>
+    async ({ topic, partitions, transactionalId, producerId, producerEpoch }: TopicData & { transactionalId: string | null; producerId: unknown; producerEpoch: number }) => {
+      const encodePartitions = partitionsEncoder(compression);
+      const encodedPartitions = [];
+      for (const data of partitions) encodedPartitions.push(await encodePartitions({ ...data, transactionalId, producerId, producerEpoch }));
+      return new Encoder().writeString(topic).writeArray(encodedPartitions);
+    };
+  return ({ acks, timeout, transactionalId = null, producerId = longFromInt(-1), producerEpoch = 0, compression = 0, topicData }: ProduceArgs) => ({
+    apiKey,
+    apiVersion: 3,
+    apiName: 'Produce',
+    expectResponse: () => acks !== 0,
+    encode: async () => {
+      const encodeTopic = topicEncoder(compression);
+      const encodedTopicData = [];
+      for (const data of topicData) encodedTopicData.push(await encodeTopic({ ...data, transactionalId, producerId, producerEpoch }));
+      return new Encoder().writeString(transactionalId).writeInt16(acks).writeInt32(timeout).writeArray(encodedTopicData);
+    },
+  });
+}
+
 /** Puts `exports` in the module cache as the module at `file`, unless it is loaded already. */
 function preload(file: string, exports: unknown): boolean {
   if (require.cache[file] !== undefined) return false;
@@ -158,8 +350,26 @@ function install(): void {
   const Encoder = require(src('protocol/encoder.js')) as { prototype: object };
   delete require.cache[recordFile];
   const grouped = preload(src('producer/groupMessagesPerPartition.js'), groupMessagesPerPartition);
-  const records = preload(recordFile, fastRecordEncoder(original, Encoder.prototype));
-  kafkajsPatched = grouped && records;
+  const fastRecords = fastRecordEncoder(original, Encoder.prototype);
+  const records = preload(recordFile, fastRecords);
+  const batchFile = src('protocol/recordBatch/v0/index.js');
+  const batchModule = require(batchFile) as { RecordBatch: RecordBatchEncoder };
+  const crc32C = require(src('protocol/recordBatch/crc32C/index.js')) as (b: Buffer) => number;
+  delete require.cache[batchFile];
+  const fastBatch = fastRecordBatch(batchModule.RecordBatch, Encoder as unknown as EncoderClass, crc32C);
+  const batches = preload(batchFile, { ...batchModule, RecordBatch: fastBatch });
+  const Long = require(src('utils/long.js')) as { fromInt(n: number): unknown };
+  const produce = preload(
+    src('protocol/requests/produce/v3/request.js'),
+    produceRequestV3({
+      Encoder: Encoder as unknown as new () => RequestEncoder,
+      Record: fastRecords,
+      RecordBatch: fastBatch,
+      apiKey: (require(src('protocol/requests/apiKeys.js')) as { Produce: number }).Produce,
+      longFromInt: (n) => Long.fromInt(n),
+    }),
+  );
+  kafkajsPatched = grouped && records && batches && produce;
 }
 
 install();
