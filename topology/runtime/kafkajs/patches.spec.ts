@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fastRecordBatch, fastRecordEncoder, groupMessagesPerPartition, kafkajsPatched, produceRequestV3, type ProduceArgs, type RecordBatchArgs } from './patches.js';
+import {
+  fastRecordBatch,
+  fastRecordEncoder,
+  frameRequest,
+  groupMessagesPerPartition,
+  kafkajsPatched,
+  produceRequestV3,
+  type ProduceArgs,
+  type RecordBatchArgs,
+} from './patches.js';
 
 const require = createRequire(import.meta.url);
 const root = dirname(require.resolve('kafkajs/package.json'));
@@ -203,5 +212,26 @@ describe('Produce request v3 without a spread per message', () => {
     await same({ acks: 0, timeout: 1, topicData: topicData(() => messages(10, undefined, { headers: { a: 'b' }, partition: 9, offsetDelta: 77 })) });
     await same({ acks: -1, timeout: 30_000, compression: 1, topicData: topicData(() => messages(30, (i) => 1_700_000_000_000 + i)) });
     await same({ acks: -1, timeout: 30_000, topicData: [{ topic: 'empty', partitions: [] }] });
+  });
+});
+
+describe('request framing in one buffer', () => {
+  type Frame = (a: { correlationId: number; clientId: string | null; request: { apiKey: number; apiVersion: number; encode: () => Promise<Encoder> } }) => Promise<Encoder>;
+  const kafkajsFrame = original<Frame>('protocol/request.js');
+  const ours = frameRequest(EncoderClass as never) as unknown as Frame;
+
+  it('frames as kafkajs does', async () => {
+    for (const bytes of [0, 1, 300, 70_000, 600_000])
+      for (const clientId of ['loopguard', null, 'klient-ü'])
+        for (const correlationId of [0, 1, 2 ** 31 - 1]) {
+          const payload = () => {
+            const e = new EncoderClass() as unknown as Encoder & { writeBytes(b: Buffer): Encoder };
+            return Promise.resolve(e.writeBytes(Buffer.alloc(bytes, bytes % 251)));
+          };
+          const a = await ours({ correlationId, clientId, request: { apiKey: 0, apiVersion: 7, encode: payload } });
+          const b = await kafkajsFrame({ correlationId, clientId, request: { apiKey: 0, apiVersion: 7, encode: payload } });
+          expect(a.buffer.equals(b.buffer)).toBe(true);
+          expect(a.offset).toBe(b.offset);
+        }
   });
 });

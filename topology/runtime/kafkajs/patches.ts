@@ -1,4 +1,4 @@
-// Four kafkajs 2.2.4 internals on the produce path, replaced by versions that give the same
+// Five kafkajs 2.2.4 internals, four of them only on the produce path,, replaced by versions that give the same
 // results in linear time and without per-byte allocations. Measured on `loopguard run` at
 // at-least-once (bench/README.md, issue 11), the first two were a quarter of its CPU:
 // - producer/groupMessagesPerPartition copies a partition's array for every message it adds
@@ -7,8 +7,9 @@
 // - the record encoder (protocol/recordBatch/record/v0) zero-fills a 512-byte buffer per record,
 //   makes a Buffer per varint, and sizes and writes the timestamp delta with 64-bit Long objects;
 // - the record batch (protocol/recordBatch/v0) copies each record on its own into a buffer grown
-//   by doubling, then the whole batch twice more, and the Produce request (requests/produce/v3)
-//   spreads every message into a new object (fourth round, bench/README.md).
+//   by doubling, then the whole batch twice more; the Produce request (requests/produce/v3)
+//   spreads every message into a new object and copies each batch three more times, and the
+//   request framing (protocol/request.js) twice more (fourth round, bench/README.md).
 // kafkajs binds them with `require` when it loads, so they are put in the module cache before
 // it does: the adapter takes kafkajs from `kafkajs` below, required only after that (an `import`
 // would be hoisted above it, here or in a bundle). When kafkajs is another version, or was
@@ -264,7 +265,14 @@ interface ProduceDeps {
  * builds slowly (it was the largest self time of the produce path, profiled).
  */
 export function produceRequestV3({ Encoder, Record, RecordBatch, apiKey, longFromInt }: ProduceDeps) {
-  const partitionsEncoder =
+  const exactly = (buf: Buffer): EncoderLike => {
+    const encoder = Object.create(Encoder.prototype) as EncoderLike;
+    encoder.buf = buf;
+    encoder.offset = buf.length;
+    return encoder;
+  };
+  const head = (e: EncoderLike) => e.buf.subarray(0, e.offset);
+  const partitionEncoder =
     (compression: number) =>
     async ({
       partition,
@@ -273,7 +281,7 @@ export function produceRequestV3({ Encoder, Record, RecordBatch, apiKey, longFro
       firstSequence,
       producerId,
       producerEpoch,
-    }: PartitionData & { transactionalId: string | null; producerId: unknown; producerEpoch: number }) => {
+    }: PartitionData & { transactionalId: string | null; producerId: unknown; producerEpoch: number }): Promise<Buffer[]> => {
       const dateNow = Date.now();
       const messageTimestamps = messages
         .map((m) => m.timestamp)
@@ -296,28 +304,53 @@ export function produceRequestV3({ Encoder, Record, RecordBatch, apiKey, longFro
         transactional: !!transactionalId,
         lastOffsetDelta: records.length - 1,
       });
-      return new Encoder().writeInt32(partition).writeInt32(recordBatch.offset).writeEncoder(recordBatch);
-    };
-  const topicEncoder =
-    (compression: number) =>
-    async ({ topic, partitions, transactionalId, producerId, producerEpoch }: TopicData & { transactionalId: string | null; producerId: unknown; producerEpoch: number }) => {
-      const encodePartitions = partitionsEncoder(compression);
-      const encodedPartitions = [];
-      for (const data of partitions) encodedPartitions.push(await encodePartitions({ ...data, transactionalId, producerId, producerEpoch }));
-      return new Encoder().writeString(topic).writeArray(encodedPartitions);
+      return [head(new Encoder().writeInt32(partition).writeInt32(recordBatch.offset)), head(recordBatch)];
     };
   return ({ acks, timeout, transactionalId = null, producerId = longFromInt(-1), producerEpoch = 0, compression = 0, topicData }: ProduceArgs) => ({
     apiKey,
     apiVersion: 3,
     apiName: 'Produce',
     expectResponse: () => acks !== 0,
+    // kafkajs nests an encoder per partition and per topic in the request's, each grown by
+    // doubling (zero-filled) and copied into the next: here the pieces are copied once, into
+    // one buffer of the request's size.
     encode: async () => {
-      const encodeTopic = topicEncoder(compression);
-      const encodedTopicData = [];
-      for (const data of topicData) encodedTopicData.push(await encodeTopic({ ...data, transactionalId, producerId, producerEpoch }));
-      return new Encoder().writeString(transactionalId).writeInt16(acks).writeInt32(timeout).writeArray(encodedTopicData);
+      const pieces = [head(new Encoder().writeString(transactionalId).writeInt16(acks).writeInt32(timeout).writeInt32(topicData.length))];
+      for (const data of topicData) {
+        const { topic, partitions } = data;
+        const encodePartition = partitionEncoder(compression);
+        pieces.push(head(new Encoder().writeString(topic).writeInt32(partitions.length)));
+        for (const p of partitions) pieces.push(...(await encodePartition({ ...p, transactionalId, producerId, producerEpoch })));
+      }
+      return exactly(Buffer.concat(pieces));
     },
   });
+}
+
+/**
+ * kafkajs's request framing (protocol/request.js): size, API key and version, correlation id,
+ * client id, then the payload, written once into a buffer of their size, where kafkajs copies
+ * the payload twice, into encoders grown by doubling.
+ */
+export function frameRequest(Encoder: new () => RequestEncoder) {
+  return async ({
+    correlationId,
+    clientId,
+    request: { apiKey, apiVersion, encode },
+  }: {
+    correlationId: number;
+    clientId: string | null;
+    request: { apiKey: number; apiVersion: number; encode: () => Promise<EncoderLike> };
+  }) => {
+    const payload = await encode();
+    const header = new Encoder().writeInt16(apiKey).writeInt16(apiVersion).writeInt32(correlationId).writeString(clientId);
+    const size = new Encoder().writeInt32(header.offset + payload.offset);
+    const buf = Buffer.concat([size.buf.subarray(0, size.offset), header.buf.subarray(0, header.offset), payload.buf.subarray(0, payload.offset)]);
+    const framed = Object.create(Encoder.prototype) as EncoderLike;
+    framed.buf = buf;
+    framed.offset = buf.length;
+    return framed;
+  };
 }
 
 /** Puts `exports` in the module cache as the module at `file`, unless it is loaded already. */
@@ -343,8 +376,9 @@ function install(): void {
     return;
   }
   const src = (p: string) => join(root, 'src', p);
-  // kafkajs loads its producer (and with it both modules) when its index loads.
-  if (require.cache[src('producer/sendMessages.js')] !== undefined || require.cache[src('protocol/requests/produce/v3/request.js')] !== undefined) return;
+  // kafkajs loads its producer (and with it these modules) when its index loads.
+  const loaded = ['producer/sendMessages.js', 'protocol/requests/produce/v3/request.js', 'protocol/request.js'].some((f) => require.cache[src(f)] !== undefined);
+  if (loaded) return;
   const recordFile = src('protocol/recordBatch/record/v0/index.js');
   const original = require(recordFile) as RecordEncoder;
   const Encoder = require(src('protocol/encoder.js')) as { prototype: object };
@@ -369,7 +403,8 @@ function install(): void {
       longFromInt: (n) => Long.fromInt(n),
     }),
   );
-  kafkajsPatched = grouped && records && batches && produce;
+  const framing = preload(src('protocol/request.js'), frameRequest(Encoder as unknown as new () => RequestEncoder));
+  kafkajsPatched = grouped && records && batches && produce && framing;
 }
 
 install();
