@@ -69,13 +69,7 @@ async function sendOffsetsRetrying(send: () => Promise<void>): Promise<void> {
 
 /** A transaction set up ahead and not used for this long is aborted (kafkajs's transaction timeout is 60 s). */
 const AHEAD_IDLE_MS = 10_000;
-/**
- * The coordinator refuses the next transaction's first request until it has written the last
- * one's markers (CONCURRENT_TRANSACTIONS), which takes a few ms: the set-up starts after
- * AHEAD_FIRST_MS (about a third of set-ups were refused at once without it, each a wasted
- * request) and tries again every AHEAD_RETRY_MS.
- */
-const AHEAD_FIRST_MS = 10;
+/** Waits between tries to set up the next transaction while the last one's markers are written. */
 const AHEAD_RETRY_MS = 5;
 const AHEAD_TRIES = 40;
 
@@ -111,7 +105,6 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
     const tx = p.transaction();
     const ready = tx.then(
       async () => {
-        await delay(AHEAD_FIRST_MS);
         for (let attempt = 1; ; attempt++) {
           try {
             await ahead.prepare(transactionalId, partitions, groupId);
