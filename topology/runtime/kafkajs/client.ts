@@ -16,23 +16,12 @@ function saslOf(s: LoopguardSettings['kafka']['sasl']): SASLOptions | undefined 
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
 
-/** kafkajs's message for CONCURRENT_TRANSACTIONS (errors.js). */
-const CONCURRENT_TRANSACTIONS = /another concurrent operation on the same transaction/;
-
 function kafkaLogger(log: Logger) {
   return () =>
     ({ level, log: entry }: LogEntry) => {
       const { message, ...rest } = entry;
-      // kafkajs logs retriable coordinator errors as ERROR while it retries them itself. A
-      // CONCURRENT_TRANSACTIONS answer is the coordinator still writing the last transaction's
-      // markers: the request is tried again (by kafkajs, or by the producer setting up its next
-      // transaction ahead, producer.ts), so it is no more than a debug line.
-      const lvl =
-        LEVELS[level] === 'error' && CONCURRENT_TRANSACTIONS.test(String(rest.error))
-          ? 'debug'
-          : LEVELS[level] === 'error' && /coordinator|leader|rebalanc|concurrent/i.test(message)
-            ? 'warn'
-            : (LEVELS[level] ?? 'info');
+      // kafkajs logs retriable coordinator errors as ERROR while it retries them itself.
+      const lvl = LEVELS[level] === 'error' && /coordinator|leader|rebalanc|concurrent/i.test(message) ? 'warn' : (LEVELS[level] ?? 'info');
       log[lvl]({ kafka: rest }, message);
     };
 }

@@ -75,27 +75,3 @@ describe('cachingCoordinators', () => {
     expect(c.lookups()).toBe(2);
   });
 });
-
-describe('cachingCoordinators with a TransactionAhead', () => {
-  it('shows transaction coordinators through it, and group coordinators as they are', async () => {
-    const { TransactionAhead } = await import('./transactionAhead.js');
-    const ahead = new TransactionAhead();
-    const sent: string[] = [];
-    const broker = {
-      initProducerId: async (_a: object) => (sent.push('initProducerId'), { producerId: 3, producerEpoch: 1 }),
-      addOffsetsToTxn: async (_a: object) => (sent.push('addOffsetsToTxn'), {}),
-      addPartitionsToTxn: async (_a: object) => (sent.push('addPartitionsToTxn'), {}),
-    };
-    const cluster = cachingCoordinators({ findGroupCoordinator: async (_q: { groupId: string; coordinatorType?: number }) => broker }, ahead);
-    ahead.find = (id) => cluster.findGroupCoordinator({ groupId: id, coordinatorType: 1 });
-    const txn = (await cluster.findGroupCoordinator({ groupId: 'tx', coordinatorType: 1 })) as typeof broker;
-    await txn.initProducerId({ transactionalId: 'tx' });
-    await ahead.prepare('tx', [], 'group');
-    expect(ahead.hasOffsets('group')).toBe(true);
-    const args = { transactionalId: 'tx', producerId: 3, producerEpoch: 1, groupId: 'group' };
-    await txn.addOffsetsToTxn(args);
-    const group = (await cluster.findGroupCoordinator({ groupId: 'group', coordinatorType: 0 })) as typeof broker;
-    await group.addOffsetsToTxn(args);
-    expect(sent).toEqual(['initProducerId', 'addOffsetsToTxn', 'addOffsetsToTxn']);
-  });
-});

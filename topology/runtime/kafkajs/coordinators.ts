@@ -4,13 +4,9 @@
 // The Java client looks a coordinator up once and again only after a request to it fails; so
 // does a producer made here. Only a producer: a consumer group's own lookups are left alone.
 import type { KafkaClient } from './client.js';
-import type { TransactionAhead } from './transactionAhead.js';
 
 /** The description of the symbol under which a kafkajs `Kafka` keeps its cluster factory. */
 const CREATE_CLUSTER = 'private:Kafka:createCluster';
-
-/** kafkajs's coordinatorType of a transaction coordinator (0: a group's). */
-const TRANSACTION = 1;
 
 interface CoordinatorQuery {
   readonly groupId: string;
@@ -25,20 +21,15 @@ type ClusterFactory = (...args: unknown[]) => Cluster;
 
 /**
  * Runs `create` (which must make its kafkajs client synchronously, as `kafka.producer()` does)
- * so that the cluster it gets remembers coordinators, and shows its transaction coordinator
- * through `ahead` when given. A kafkajs without that factory gets neither: every lookup goes to
- * the broker, as before, and `ahead` never learns a producer id (its `prepare` rejects).
+ * so that the cluster it gets remembers coordinators. A kafkajs without that factory gets no
+ * cache: every lookup goes to the broker, as before.
  */
-export function withCachedCoordinators<T>(kafka: KafkaClient, create: () => T, ahead?: TransactionAhead): T {
+export function withCachedCoordinators<T>(kafka: KafkaClient, create: () => T): T {
   const holder = kafka as unknown as Record<symbol, ClusterFactory>;
   const key = Object.getOwnPropertySymbols(kafka).find((s) => s.description === CREATE_CLUSTER);
   const original = key === undefined ? undefined : holder[key];
   if (key === undefined || typeof original !== 'function') return create();
-  holder[key] = (...args) => {
-    const cluster = cachingCoordinators(original(...args), ahead);
-    if (ahead !== undefined) ahead.find = (transactionalId) => cluster.findGroupCoordinator({ groupId: transactionalId, coordinatorType: TRANSACTION });
-    return cluster;
-  };
+  holder[key] = (...args) => cachingCoordinators(original(...args));
   try {
     return create();
   } finally {
@@ -47,7 +38,7 @@ export function withCachedCoordinators<T>(kafka: KafkaClient, create: () => T, a
 }
 
 /** `cluster`, its coordinator lookups cached until a request to the coordinator fails. */
-export function cachingCoordinators<C extends Cluster>(cluster: C, ahead?: TransactionAhead): C {
+export function cachingCoordinators<C extends Cluster>(cluster: C): C {
   const find = cluster.findGroupCoordinator.bind(cluster);
   const known = new Map<string, Promise<object>>();
   cluster.findGroupCoordinator = (q) => {
@@ -57,10 +48,7 @@ export function cachingCoordinators<C extends Cluster>(cluster: C, ahead?: Trans
     const forget = () => {
       if (known.get(key) === found) known.delete(key);
     };
-    const found = find(q).then((broker) => {
-      const kept = forgettingOnFailure(broker, forget);
-      return ahead !== undefined && q.coordinatorType === TRANSACTION ? ahead.wrap(kept) : kept;
-    });
+    const found = find(q).then((broker) => forgettingOnFailure(broker, forget));
     found.catch(forget);
     known.set(key, found);
     return found;

@@ -1,7 +1,5 @@
 // Producers: an idempotent one for plain sends, and a transactional one per exactly-once
-// partition. Both are the kafkajs producer with the same settings. A transactional producer
-// sets up its next transaction as soon as one commits (transactionAhead.ts): a batch then waits
-// for Produce and TxnOffsetCommit, sent together, and EndTxn, not for five requests in a row.
+// partition. Both are the kafkajs producer with the same settings.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Producer, Transaction } from 'kafkajs';
 import type { Logger } from '../../logger.js';
@@ -9,7 +7,6 @@ import type { OutRecord, Sender, SinkBatch } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
 import { kafkajs } from './patches.js';
 import { withCachedCoordinators } from './coordinators.js';
-import { TransactionAhead, type TopicPartition } from './transactionAhead.js';
 import { chunks, topicMessages } from './records.js';
 
 const { CompressionTypes, Partitioners } = kafkajs;
@@ -67,23 +64,8 @@ async function sendOffsetsRetrying(send: () => Promise<void>): Promise<void> {
   }
 }
 
-/** A transaction set up ahead and not used for this long is aborted (kafkajs's transaction timeout is 60 s). */
-const AHEAD_IDLE_MS = 10_000;
-/** Waits between tries to set up the next transaction while the last one's markers are written. */
-const AHEAD_RETRY_MS = 5;
-const AHEAD_TRIES = 40;
-
-/** A transaction begun for the next batch; `ready` says whether its partitions and offsets are in it. */
-interface Ahead {
-  readonly tx: Promise<Transaction>;
-  readonly ready: Promise<boolean>;
-}
-
 export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
-  const ahead = new TransactionAhead();
-  // More than one request in flight, so that TxnOffsetCommit travels with Produce; kafkajs
-  // still sends one Produce at a time per broker, and a batch's writes wait for each other.
-  const p = withCachedCoordinators(kafka, () => kafka.producer({ ...producerConfig(), maxInFlightRequests: 5, retry: TRANSACTION_RETRY, transactionalId }), ahead);
+  const p = withCachedCoordinators(kafka, () => kafka.producer({ ...producerConfig(), retry: TRANSACTION_RETRY, transactionalId }));
   await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect());
   // kafkajs sends the transactional id (InitProducerId) only when the first transaction
   // begins, not on connect. Beginning one now bumps the epoch, which fences an older producer
@@ -92,84 +74,14 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
   // sees everything the predecessor will ever commit.
   const fence = await kafkaCall(`cannot fence transactional id ${transactionalId}`, () => p.transaction());
   await fence.abort();
-
-  // The next transaction, begun once the last one committed, with the partitions the last one
-  // wrote and its group's offsets already added. Only one of `next` and a batch's own
-  // transaction is open at a time: a batch takes `next`, or waits for `dropping` before it begins one.
-  let next: Ahead | undefined;
-  let idle: NodeJS.Timeout | undefined;
-  let dropping: Promise<void> = Promise.resolve();
-  let closing = false;
-  const setUpNext = (partitions: readonly TopicPartition[], groupId: string) => {
-    if (closing || next !== undefined) return;
-    const tx = p.transaction();
-    const ready = tx.then(
-      async () => {
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await ahead.prepare(transactionalId, partitions, groupId);
-            return true;
-          } catch (e) {
-            // The coordinator refuses while it writes the last transaction's markers.
-            if ((e as { type?: string }).type !== 'CONCURRENT_TRANSACTIONS' || attempt >= AHEAD_TRIES) {
-              log.debug({ err: e, transactionalId }, 'setting up the next transaction failed; the batch sets it up itself');
-              return false;
-            }
-            await delay(AHEAD_RETRY_MS);
-          }
-        }
-      },
-      () => false,
-    );
-    next = { tx, ready };
-    idle = setTimeout(() => void drop(), AHEAD_IDLE_MS);
-    idle.unref();
-  };
-  /** Aborts the transaction set up ahead, unless a batch has taken it. */
-  const drop = (): Promise<void> => {
-    const unused = next;
-    next = undefined;
-    clearTimeout(idle);
-    if (unused === undefined) return dropping;
-    dropping = (async () => {
-      await unused.ready;
-      const t = await unused.tx.catch(() => undefined);
-      await t?.abort().catch((e: unknown) => log.debug({ err: e, transactionalId }, 'aborting an unused transaction failed'));
-    })();
-    return dropping;
-  };
-
   // Writes are chained: kafkajs sends a transaction's requests one after the other anyway,
   // and a write that fails must keep the ones after it from being sent at all.
   const begin = (groupId: string): SinkBatch => {
-    const taken = next;
-    next = undefined;
-    clearTimeout(idle);
-    let opening: Promise<Transaction> | undefined;
-    /** Whether the transaction has this batch's group's offsets in it already. */
-    let prepared = false;
-    const open = (): Promise<Transaction> =>
-      (opening ??= (async () => {
-        if (taken !== undefined) {
-          const ok = await taken.ready;
-          const t = await taken.tx;
-          if (ok && ahead.hasOffsets(groupId)) {
-            prepared = true;
-            return t;
-          }
-          // Half set up: given up, and the batch begins its own.
-          await t.abort();
-        }
-        await dropping;
-        return p.transaction();
-      })());
+    let tx: Transaction | undefined;
     let chain: Promise<void> = Promise.resolve();
-    const written = new Map<string, TopicPartition>();
+    const open = async () => (tx ??= await p.transaction());
     const abort = async () => {
       await chain.catch(() => undefined);
-      // A transaction set up ahead is open even when the batch sent nothing.
-      if (opening === undefined && taken === undefined) return;
-      const tx = await open().catch(() => undefined);
       // An abort that fails leaves the transaction to time out, and the next InitProducerId (a
       // restart) aborts it. Worth knowing, not worth masking why the batch failed.
       if (tx !== undefined) await tx.abort().catch((abortError: unknown) => log.warn({ err: abortError, transactionalId }, 'aborting a failed transaction failed too'));
@@ -177,12 +89,6 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
     return {
       write(stages) {
         const records = stages.flat();
-        let last: OutRecord | undefined;
-        for (const r of records) {
-          if (last !== undefined && r.partition === last.partition && r.topic === last.topic) continue;
-          last = r;
-          written.set(`${r.topic}\t${r.partition}`, { topic: r.topic, partition: r.partition });
-        }
         chain = chain.then(async () => {
           const t = await open();
           await sendAll((r) => t.sendBatch(r), records);
@@ -191,42 +97,26 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
       },
       async commit(position) {
         try {
+          await chain;
           const t = await open();
-          const offsets = () =>
-            sendOffsetsRetrying(() =>
-              t.sendOffsets({
-                consumerGroupId: groupId,
-                topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
-              }),
-            );
-          if (prepared) {
-            // AddOffsetsToTxn is done: TxnOffsetCommit goes to the group coordinator while the
-            // records are on their way (an AddPartitionsToTxn kafkajs may still send for a
-            // partition not set up ahead does not race with it).
-            const [sent, committed] = await Promise.allSettled([chain, offsets()]);
-            if (sent.status === 'rejected') throw sent.reason;
-            if (committed.status === 'rejected') throw committed.reason;
-          } else {
-            await chain;
-            await offsets();
-          }
+          await sendOffsetsRetrying(() =>
+            t.sendOffsets({
+              consumerGroupId: groupId,
+              topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: String(position.nextOffset) }] }],
+            }),
+          );
           await t.commit();
         } catch (e) {
           await abort();
           throw e;
         }
-        setUpNext([...written.values()], groupId);
       },
       abandon: abort,
     };
   };
   return {
     begin,
-    close: async () => {
-      closing = true;
-      await drop();
-      await p.disconnect();
-    },
+    close: () => p.disconnect(),
   };
 }
 
