@@ -29,14 +29,16 @@ const readCache = (): Buffer | undefined => {
   }
 };
 
-const cachedData = readCache();
-// The same wrapper Node gives a CommonJS module; the bundle's first line is its #! line.
-const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename: bundle,
-  cachedData,
-  importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-});
+// Neither the cache nor the source is kept past the compile (a megabyte, for the whole run):
+// V8 holds the source it needs.
+let cachedData = readCache();
+const hadCache = cachedData !== undefined;
+const script = new Script(
+  // The same wrapper Node gives a CommonJS module; the bundle's first line is its #! line.
+  `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8').replace(/^#!.*/, '')}\n})`,
+  { filename: bundle, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
+);
+cachedData = undefined;
 
 interface Entry {
   /** Sets back the V8 flags the command changed at run time: V8 refuses a cache made under other flags. */
@@ -45,7 +47,7 @@ interface Entry {
 const module = { exports: {} as Entry };
 (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(bundle), module, bundle, here);
 
-if (cachedData === undefined || script.cachedDataRejected === true) {
+if (!hadCache || script.cachedDataRejected === true) {
   // At the end, so the cache holds every function this run compiled, not only the top level.
   process.once('beforeExit', () => {
     const tmp = `${cacheFile}.${process.pid}.tmp`;
