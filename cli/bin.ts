@@ -29,16 +29,20 @@ const readCache = (): Buffer | undefined => {
   }
 };
 
-// Neither the cache nor the source is kept past the compile (a megabyte, for the whole run):
-// V8 holds the source it needs.
-let cachedData = readCache();
-const hadCache = cachedData !== undefined;
-const script = new Script(
-  // The same wrapper Node gives a CommonJS module; the bundle's first line is its #! line.
-  `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8').replace(/^#!.*/, '')}\n})`,
-  { filename: bundle, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
-);
-cachedData = undefined;
+/**
+ * The bundle, compiled with the cache if there is one. Neither the cache nor the source is kept
+ * past this (a megabyte, for the whole run): V8 holds the source it needs.
+ */
+function compile(): { script: Script; hadCache: boolean } {
+  const cachedData = readCache();
+  const script = new Script(
+    // The same wrapper Node gives a CommonJS module; the bundle's first line is its #! line.
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8').replace(/^#!.*/, '')}\n})`,
+    { filename: bundle, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
+  );
+  return { script, hadCache: cachedData !== undefined };
+}
+const { script, hadCache } = compile();
 
 interface Entry {
   /** Sets back the V8 flags the command changed at run time: V8 refuses a cache made under other flags. */
