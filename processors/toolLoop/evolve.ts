@@ -3,7 +3,7 @@ import { rememberId } from '../kernel/idMemory.js';
 import type { RunConfig } from './config.js';
 import { effectiveOutcome, guardAfter, guardEntryOf, liveState, type Resolve, type RunVerdict } from './decide.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
-import { addBlock, appendRecord, attachOutcome, DETECTORS, initialRunState, noteWarning, runState, seenKey, toolRecord, type RunState } from './state.js';
+import { addBlock, appendRecord, attachOutcome, callRecord, DETECTORS, initialRunState, noteWarning, runState, seenKey, toolRecord, type RunState } from './state.js';
 
 // Each event's next state is built once, as one `runState` with every field worked out first:
 // this runs for every event, and every state it builds lives until the run's next event.
@@ -46,7 +46,7 @@ function onCall(s: RunState, e: ToolCall, verdict: Extract<RunVerdict, { kind: '
   }
   // Blocked calls are never recorded; nor exempt ones, nor anything while detection is explicitly off.
   const unrecorded = v.decision === 'block' || !verdict.record || cfg.enabled === false;
-  const history = unrecorded ? s.history : appendRecord(s.history, toolRecord(e.toolName, e.argsHash, e.toolCallId, undefined, undefined, e.ts), cfg.historySize);
+  const history = unrecorded ? s.history : appendRecord(s.history, callRecord(s.history, e.toolName, e.argsHash, e.toolCallId, e.ts), cfg.historySize);
   return runState(e.ts, agentId, history, s.guard, aborted, blocked, warnings, seen);
 }
 

@@ -130,6 +130,36 @@ export const initialRunState: RunState = runState(null, null, [], null, null, nu
 
 export const seenKey = (type: string, eventId: string): string => `${type}\u0000${eventId}`;
 
+/**
+ * A record of `history` with the same tool and arguments, newest first: a looping run repeats
+ * its calls, and every event brings its own copy of the same 64-character hash. Records built
+ * from its strings keep one copy per run instead of one per record (strings compare by
+ * content, so nothing else changes): a full history of a loop is a third of the size.
+ */
+function sameCall(history: readonly ToolRecord[], toolName: string, argsHash: string): ToolRecord | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const r = history[i]!;
+    if (r.argsHash === argsHash && r.toolName === toolName) return r;
+  }
+  return undefined;
+}
+
+/** `resultHash` as the string object `history` already holds for it (see sameCall). */
+function sharedResult(history: readonly ToolRecord[], resultHash: string | undefined): string | undefined {
+  if (resultHash === undefined) return undefined;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const h = history[i]!.resultHash;
+    if (h === resultHash) return h;
+  }
+  return resultHash;
+}
+
+/** A call's record, sharing the strings of an earlier record of the same call (see sameCall). */
+export function callRecord(history: readonly ToolRecord[], toolName: string, argsHash: string, toolCallId: string | undefined, ts: number): ToolRecord {
+  const same = sameCall(history, toolName, argsHash);
+  return same === undefined ? toolRecord(toolName, argsHash, toolCallId, undefined, undefined, ts) : toolRecord(same.toolName, same.argsHash, toolCallId, undefined, undefined, ts);
+}
+
 export function appendRecord(history: readonly ToolRecord[], record: ToolRecord, historySize: number): readonly ToolRecord[] {
   const from = Math.max(0, history.length + 1 - historySize);
   // Copied into a store of the exact size: slice and push grows the copy's store by half again,
@@ -151,10 +181,16 @@ export function attachOutcome(history: readonly ToolRecord[], outcome: ToolRecor
     if (r.resultHash !== undefined || r.toolName !== outcome.toolName || r.argsHash !== outcome.argsHash) continue;
     if (outcome.toolCallId !== undefined && r.toolCallId !== outcome.toolCallId) continue;
     const next = history.slice();
-    next[i] = toolRecord(r.toolName, r.argsHash, r.toolCallId, outcome.resultHash, outcome.unknownToolName, r.ts);
+    next[i] = toolRecord(r.toolName, r.argsHash, r.toolCallId, sharedResult(history, outcome.resultHash), outcome.unknownToolName, r.ts);
     return next;
   }
-  return appendRecord(history, outcome, historySize);
+  const same = sameCall(history, outcome.toolName, outcome.argsHash);
+  const resultHash = sharedResult(history, outcome.resultHash);
+  const record =
+    same === undefined && resultHash === outcome.resultHash
+      ? outcome
+      : toolRecord(same?.toolName ?? outcome.toolName, same?.argsHash ?? outcome.argsHash, outcome.toolCallId, resultHash, outcome.unknownToolName, outcome.ts);
+  return appendRecord(history, record, historySize);
 }
 
 /** Notify on a key's first warning, then whenever its count grew by NOTIFY_EVERY or more. */
