@@ -111,14 +111,15 @@ export interface RecordSource {
   /**
    * At-least-once: each stage acknowledged in turn, then the input offset committed in the
    * background, together with other partitions' (one commit in flight at a time). `stop`
-   * commits what is pending before it leaves the group.
+   * commits what is pending before it leaves the group. `topics`: what it will write to, made
+   * known to its producers before the first batch.
    */
-  sink(): Promise<Sink>;
+  sink(topics?: readonly string[]): Promise<Sink>;
   /**
    * Exactly-once: every stage and the input offset in one transaction. Opening it fences any
    * older producer with the same id and aborts its open transaction before it returns.
    */
-  transactionalSink(transactionalId: string): Promise<Sink>;
+  transactionalSink(transactionalId: string, topics?: readonly string[]): Promise<Sink>;
   stop(): Promise<void>;
 }
 

@@ -70,7 +70,7 @@ export class StreamProcessor {
       concurrency: BATCHES_IN_FLIGHT,
       sessionTimeoutMs: settings.consumer.sessionTimeoutMs,
     });
-    if (settings.processing.guarantee === 'at_least_once') this.sink = await this.source.sink();
+    if (settings.processing.guarantee === 'at_least_once') this.sink = await this.source.sink(this.outputTopics());
     await this.source.run({
       onAssigned: (a) => this.assigned(a),
       onRevoked: (a) => this.revoked(a),
@@ -98,7 +98,16 @@ export class StreamProcessor {
   private sinkFor(topic: string, partition: number): Promise<{ sink: Sink; close(): Promise<void> }> {
     if (this.sink !== undefined) return Promise.resolve({ sink: this.sink, close: async () => {} });
     // One transactional id per input partition: whoever owns the partition next fences us.
-    return this.source!.transactionalSink(`${this.config.settings.consumer.groupId}.${topic}.${partition}`).then((sink) => ({ sink, close: () => sink.close() }));
+    return this.source!.transactionalSink(`${this.config.settings.consumer.groupId}.${topic}.${partition}`, this.outputTopics()).then((sink) => ({
+      sink,
+      close: () => sink.close(),
+    }));
+  }
+
+  /** Every topic a batch may write to. */
+  private outputTopics(): string[] {
+    const { verdicts, deadLetter } = this.topology.topics;
+    return [verdicts, deadLetter, ...this.topology.nodes.map((n) => n.store.changelogTopic)];
   }
 
   private assigned(gained: Assignment): void {

@@ -43,17 +43,19 @@ async function heartbeatWhile<T>(work: Promise<T>, heartbeat: () => Promise<void
 /**
  * Idempotent producers for concurrent batches, one each: a producer sends one request at a
  * time, so batches of different partitions sharing one would wait for each other's acks.
- * There are never more than the batches in flight at once.
+ * There are never more than the batches in flight at once, and that many are opened before
+ * the first batch: opening one (a connection, metadata, a producer id) took 110–200 ms, which
+ * the first batches of a cold start waited for, one partition after another.
  */
-async function senderPool(kafka: KafkaClient, onOpen: (c: { disconnect(): Promise<void> }) => void) {
+async function senderPool(kafka: KafkaClient, onOpen: (c: { disconnect(): Promise<void> }) => void, size: number, topics: readonly string[]) {
   const open = async () => {
-    const s = await openSender(kafka);
+    const s = await openSender(kafka, topics);
     onOpen(s.producer);
     all.push(s);
     return s;
   };
   const all: OpenSender[] = [];
-  const idle = [await open()];
+  const idle = await Promise.all(Array.from({ length: Math.max(1, size) }, open));
   return {
     acquire: async (): Promise<OpenSender> => idle.pop() ?? (await open()),
     release: (s: OpenSender) => {
@@ -128,8 +130,8 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
       );
     },
 
-    async sink(): Promise<Sink> {
-      const senders = await senderPool(kafka, onOpen);
+    async sink(topics = []): Promise<Sink> {
+      const senders = await senderPool(kafka, onOpen, opts.concurrency ?? 1, topics);
       return {
         begin() {
           // The producer is taken when the first write is sent and kept until the batch ends:
@@ -165,8 +167,8 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
       };
     },
 
-    async transactionalSink(transactionalId): Promise<Sink> {
-      const tx = await openAlternating(kafka, transactionalId, log);
+    async transactionalSink(transactionalId, topics = []): Promise<Sink> {
+      const tx = await openAlternating(kafka, transactionalId, log, topics);
       onOpen({ disconnect: () => tx.close() });
       let committed: number | undefined;
       return {

@@ -31,9 +31,15 @@ async function sendAll(
 
 export type OpenSender = Sender & { readonly producer: Producer };
 
-export async function openSender(kafka: KafkaClient): Promise<OpenSender> {
+/**
+ * `topics`: where it will send. kafkajs loads a topic's metadata (a request to the broker) at
+ * its first send there; loading it here keeps that off the first batch's path.
+ */
+export async function openSender(kafka: KafkaClient, topics: readonly string[] = []): Promise<OpenSender> {
   const p = kafka.producer(producerConfig());
   await kafkaCall('cannot connect a producer to Kafka', () => p.connect());
+  // A batch without messages: the metadata, and no request to produce anything.
+  if (topics.length > 0) await kafkaCall('cannot load topic metadata', () => p.sendBatch({ acks: -1, topicMessages: topics.map((topic) => ({ topic, messages: [] })) }));
   return { producer: p, send: (records) => sendAll((r) => p.sendBatch(r), records), close: () => p.disconnect() };
 }
 
@@ -64,7 +70,7 @@ async function sendOffsetsRetrying(send: () => Promise<void>): Promise<void> {
   }
 }
 
-export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
+export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger, topics: readonly string[] = []): Promise<TransactionalProducer> {
   const p = withCachedCoordinators(kafka, () => kafka.producer({ ...producerConfig(), retry: TRANSACTION_RETRY, transactionalId }));
   await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect());
   // kafkajs sends the transactional id (InitProducerId) only when the first transaction
@@ -73,6 +79,8 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
   // transaction; aborting our empty one sends nothing. From here on, a read-committed reader
   // sees everything the predecessor will ever commit.
   const fence = await kafkaCall(`cannot fence transactional id ${transactionalId}`, () => p.transaction());
+  // Nothing is sent in it but the metadata of the topics it will write (see openSender).
+  if (topics.length > 0) await kafkaCall('cannot load topic metadata', () => fence.sendBatch({ acks: -1, topicMessages: topics.map((topic) => ({ topic, messages: [] })) }));
   await fence.abort();
   // Writes are chained: kafkajs sends a transaction's requests one after the other anyway,
   // and a write that fails must keep the ones after it from being sent at all.
@@ -130,8 +138,8 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
  * a read-committed reader sees them in log order. Opening both fences both, so whoever owns
  * the partition next still fences this instance completely.
  */
-export async function openAlternating(kafka: KafkaClient, transactionalId: string, log: Logger): Promise<TransactionalProducer> {
-  const opened = await Promise.allSettled([openTransactional(kafka, transactionalId, log), openTransactional(kafka, `${transactionalId}.b`, log)]);
+export async function openAlternating(kafka: KafkaClient, transactionalId: string, log: Logger, topics: readonly string[] = []): Promise<TransactionalProducer> {
+  const opened = await Promise.allSettled([openTransactional(kafka, transactionalId, log, topics), openTransactional(kafka, `${transactionalId}.b`, log, topics)]);
   const producers = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   const failed = opened.find((o) => o.status === 'rejected');
   if (failed !== undefined) {
