@@ -3,6 +3,7 @@ import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  crc32c,
   fastRecordBatch,
   fastRecordEncoder,
   frameRequest,
@@ -88,13 +89,34 @@ describe('linear groupMessagesPerPartition', () => {
   });
 });
 
+describe('CRC-32C eight bytes a step', () => {
+  const kafkajsCrc = original<(b: Buffer) => number>('protocol/recordBatch/crc32C/index.js');
+
+  it('gives the standard check value', () => {
+    expect(crc32c(Buffer.from('123456789'))).toBe(0xe3069283);
+  });
+
+  it('gives what kafkajs gives for every length and alignment', () => {
+    let seed = 1;
+    const bytes = Buffer.alloc(4_100);
+    for (let i = 0; i < bytes.length; i++) {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      bytes[i] = seed >>> 24;
+    }
+    for (let start = 0; start < 9; start++) {
+      for (let length = 0; length < 40; length++) expect(crc32c(bytes.subarray(start, start + length))).toBe(kafkajsCrc(bytes.subarray(start, start + length)));
+      expect(crc32c(bytes.subarray(start))).toBe(kafkajsCrc(bytes.subarray(start)));
+    }
+    expect(crc32c(Buffer.alloc(1_000, 0xff))).toBe(kafkajsCrc(Buffer.alloc(1_000, 0xff)));
+  });
+});
+
 describe('fast kafkajs record batch', () => {
   type BatchFn = (a: RecordBatchArgs) => Promise<Encoder>;
   const kafkajsBatch = original<{ RecordBatch: BatchFn }>('protocol/recordBatch/v0/index.js').RecordBatch;
-  const crc32C = original<(b: Buffer) => number>('protocol/recordBatch/crc32C/index.js');
   const Long = original<{ fromValue(v: unknown): unknown; fromInt(v: number): unknown }>('utils/long.js');
   let delegated = 0;
-  const fastBatch = fastRecordBatch((a) => (delegated++, kafkajsBatch(a)), EncoderClass as never, crc32C) as BatchFn;
+  const fastBatch = fastRecordBatch((a) => (delegated++, kafkajsBatch(a)), EncoderClass as never, crc32c) as BatchFn;
   const same = async (a: RecordBatchArgs) => {
     const ours = await fastBatch(a);
     const theirs = await kafkajsBatch(a);
