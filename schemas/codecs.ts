@@ -93,6 +93,25 @@ function fromWire(field: Field, v: unknown): unknown {
   }
 }
 
+/**
+ * The JSON form of a record of one type, generated per type: `type` first, then each of the
+ * type's fields in order that is not null (or null, with `keepNulls`), mapped by fromWire.
+ */
+function typeReader(fields: ReadonlyArray<{ readonly name: string; readonly field: Field }>, keepNulls: boolean): (r: Obj, t: string) => Obj {
+  const code = fields.map(({ name, field }, i) => {
+    const key = JSON.stringify(name);
+    const value = PLAIN_KINDS.has(field.kind) ? 'v' : `fromWire(f${i}, v)`;
+    return `v = r[${key}];\nif (v !== null && v !== undefined) out[${key}] = ${value};\n${keepNulls ? `else out[${key}] = null;\n` : ''}`;
+  });
+  return new Function('fromWire', ...fields.map((_, i) => `f${i}`), `return function fromAvro(r, t) {\nconst out = { type: t };\nlet v;\n${code.join('')}return out;\n};`)(
+    fromWire,
+    ...fields.map((x) => x.field),
+  ) as (r: Obj, t: string) => Obj;
+}
+
+/** Field kinds whose JSON form is their Avro form (fromWire gives them back as they are). */
+const PLAIN_KINDS: ReadonlySet<Field['kind']> = new Set(['string', 'choice', 'long', 'int', 'boolean']);
+
 /** In the JSON form, null and absent mean the same. */
 function withoutNulls(r: Obj): Obj {
   const out: Obj = {};
@@ -106,6 +125,15 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
   const fields = [...envelope, ...mergedFields(contract)];
   const byType = new Map(allDecls(contract).map((d) => [d.type, [...envelope.map((e) => e.name), ...Object.keys(d.fields)]]));
   const fieldByName = new Map(fields.map((x) => [x.name, x.field]));
+  const readers = new Map(
+    [...byType].map(([t, names]) => [
+      t,
+      typeReader(
+        names.map((name) => ({ name, field: fieldByName.get(name)! })),
+        keepNulls,
+      ),
+    ]),
+  );
   const later = new Set((contract.later ?? []).map((d) => d.type));
   const baseType = contract.decls[0]!.type;
   const required = fields.filter((x) => !('required' in x) || x.required);
@@ -132,17 +160,9 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
     },
     fromAvro(record) {
       const r = record as Obj;
-      const out: Obj = {};
       const t = (typeof r[EVENT_TYPE_FIELD] === 'string' ? r[EVENT_TYPE_FIELD] : r.type) as string;
-      for (const name of byType.get(t) ?? []) {
-        const v = r[name];
-        if (v === null || v === undefined) {
-          if (keepNulls) out[name] = null;
-          continue;
-        }
-        out[name] = fromWire(fieldByName.get(name)!, v);
-      }
-      return { type: t, ...out };
+      const read = readers.get(t);
+      return read === undefined ? { type: t } : read(r, t);
     },
   };
 }
