@@ -144,7 +144,7 @@ const cases: Array<[string, TopicContract, ValueCodec<Obj>, boolean]> = [
 const outcome = (f: () => unknown): { value: string } | { error: string } => {
   try {
     const out = f();
-    return { value: JSON.stringify(Object.entries(out)) };
+    return { value: JSON.stringify(Object.entries(out as object)) };
   } catch (e) {
     return { error: String(e) };
   }
