@@ -15,21 +15,58 @@ export type Decision = (ToolDecision | RunAbort | BotDecision) & { readonly id: 
 
 type Obj = Record<string, unknown>;
 
-function toWire(field: Field, v: unknown): unknown {
-  if (v === undefined || v === null) return null;
+/** What a field's non-null JSON value becomes on the wire; undefined: itself. Null and absent travel as null. */
+type Wire = ((v: unknown) => unknown) | undefined;
+
+const toWire = (wire: Wire, v: unknown): unknown => (v === undefined || v === null ? null : wire === undefined ? v : wire(v));
+
+function wireOf(field: Field): Wire {
   switch (field.kind) {
     case 'json':
-      return JSON.stringify(v);
-    case 'textOrRecord':
-      if (typeof v === 'string') return v;
-      return Object.fromEntries([...field.fields, ...Object.keys(field.loose ?? {})].map((k) => [k, Object.hasOwn(v as object, k) ? ((v as Obj)[k] ?? null) : null]));
-    case 'record':
-      return Object.fromEntries(Object.entries(field.fields).map(([k, spec]) => [k, toWire(fieldOf(spec), Object.hasOwn(v as object, k) ? (v as Obj)[k] : undefined)]));
-    case 'list':
-      return (v as unknown[]).map((x) => toWire(field.item, x));
+      return (v) => JSON.stringify(v);
+    case 'textOrRecord': {
+      const keys = [...field.fields, ...Object.keys(field.loose ?? {})];
+      return (v) => (typeof v === 'string' ? v : Object.fromEntries(keys.map((k) => [k, Object.hasOwn(v as object, k) ? ((v as Obj)[k] ?? null) : null])));
+    }
+    case 'record': {
+      const members = Object.entries(field.fields).map(([k, spec]) => [k, wireOf(fieldOf(spec))] as const);
+      return (v) => {
+        const out: Obj = {};
+        for (const [k, wire] of members) out[k] = toWire(wire, Object.hasOwn(v as object, k) ? (v as Obj)[k] : undefined);
+        return out;
+      };
+    }
+    case 'list': {
+      const item = wireOf(field.item);
+      return (v) => (v as unknown[]).map((x) => toWire(item, x));
+    }
     default:
-      return v;
+      return undefined;
   }
+}
+
+/**
+ * The record of `fields` (and `type`, and `extra` as null) for a JSON value, as one object
+ * literal generated for the contract: every output has one hidden class, avsc reads it by
+ * names, and no field costs a keyed store. The same as copying a template of nulls and setting
+ * each field from the value's own member through its Wire, in order.
+ */
+function recordBuilder(fields: ReadonlyArray<{ readonly name: string; readonly field: Field }>, extra: readonly string[]): (value: Obj) => Obj {
+  const wires = fields.map((x) => wireOf(x.field));
+  const members = [
+    '"type": value.type',
+    ...fields.map(({ name }, i) => {
+      const key = JSON.stringify(name);
+      const v = `(hasOwn(value, ${key}) ? value[${key}] : undefined)`;
+      return `${key}: toWire(${wires[i] === undefined ? 'undefined' : `w${i}`}, ${v})`;
+    }),
+    ...extra.map((name) => `${JSON.stringify(name)}: null`),
+  ];
+  return new Function('hasOwn', 'toWire', ...wires.map((_, i) => `w${i}`), `return function toAvro(value) {\nreturn {\n${members.join(',\n')}\n};\n};`)(
+    Object.hasOwn,
+    toWire,
+    ...wires,
+  ) as (value: Obj) => Obj;
 }
 
 function fromWire(field: Field, v: unknown): unknown {
@@ -56,6 +93,25 @@ function fromWire(field: Field, v: unknown): unknown {
   }
 }
 
+/**
+ * The JSON form of a record of one type, generated per type: `type` first, then each of the
+ * type's fields in order that is not null (or null, with `keepNulls`), mapped by fromWire.
+ */
+function typeReader(fields: ReadonlyArray<{ readonly name: string; readonly field: Field }>, keepNulls: boolean): (r: Obj, t: string) => Obj {
+  const code = fields.map(({ name, field }, i) => {
+    const key = JSON.stringify(name);
+    const value = PLAIN_KINDS.has(field.kind) ? 'v' : `fromWire(f${i}, v)`;
+    return `v = r[${key}];\nif (v !== null && v !== undefined) out[${key}] = ${value};\n${keepNulls ? `else out[${key}] = null;\n` : ''}`;
+  });
+  return new Function('fromWire', ...fields.map((_, i) => `f${i}`), `return function fromAvro(r, t) {\nconst out = { type: t };\nlet v;\n${code.join('')}return out;\n};`)(
+    fromWire,
+    ...fields.map((x) => x.field),
+  ) as (r: Obj, t: string) => Obj;
+}
+
+/** Field kinds whose JSON form is their Avro form (fromWire gives them back as they are). */
+const PLAIN_KINDS: ReadonlySet<Field['kind']> = new Set(['string', 'choice', 'long', 'int', 'boolean']);
+
 /** In the JSON form, null and absent mean the same. */
 function withoutNulls(r: Obj): Obj {
   const out: Obj = {};
@@ -69,16 +125,23 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
   const fields = [...envelope, ...mergedFields(contract)];
   const byType = new Map(allDecls(contract).map((d) => [d.type, [...envelope.map((e) => e.name), ...Object.keys(d.fields)]]));
   const fieldByName = new Map(fields.map((x) => [x.name, x.field]));
+  const readers = new Map(
+    [...byType].map(([t, names]) => [
+      t,
+      typeReader(
+        names.map((name) => ({ name, field: fieldByName.get(name)! })),
+        keepNulls,
+      ),
+    ]),
+  );
   const later = new Set((contract.later ?? []).map((d) => d.type));
   const baseType = contract.decls[0]!.type;
   const required = fields.filter((x) => !('required' in x) || x.required);
   const type = lazyType(schema);
-  // Every output starts as a copy of one object holding every field, so all outputs share one
+  // Every output is built by one object literal holding every field, so all outputs share one
   // hidden class; adding 20-odd computed keys one by one left each in dictionary mode, which
   // made building it and avsc's reading it several times slower.
-  const template: Obj = JSON.parse(
-    JSON.stringify(Object.fromEntries([['type', null], ...fields.map((x) => [x.name, null]), ...(later.size > 0 ? [[EVENT_TYPE_FIELD, null]] : [])])),
-  );
+  const build = recordBuilder(fields, later.size > 0 ? [EVENT_TYPE_FIELD] : []);
   return {
     name: contract.name,
     schema,
@@ -86,9 +149,7 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
       return type();
     },
     toAvro(value) {
-      const out: Obj = { ...template };
-      out.type = value.type;
-      for (const { name, field } of fields) out[name] = toWire(field, Object.hasOwn(value, name) ? value[name] : undefined);
+      const out = build(value);
       if (later.size === 0) return out;
       out[EVENT_TYPE_FIELD] = null;
       if (!later.has(value.type as string)) return out;
@@ -99,17 +160,9 @@ function topicCodec(contract: TopicContract, keepNulls: boolean): ValueCodec<Obj
     },
     fromAvro(record) {
       const r = record as Obj;
-      const out: Obj = {};
       const t = (typeof r[EVENT_TYPE_FIELD] === 'string' ? r[EVENT_TYPE_FIELD] : r.type) as string;
-      for (const name of byType.get(t) ?? []) {
-        const v = r[name];
-        if (v === null || v === undefined) {
-          if (keepNulls) out[name] = null;
-          continue;
-        }
-        out[name] = fromWire(fieldByName.get(name)!, v);
-      }
-      return { type: t, ...out };
+      const read = readers.get(t);
+      return read === undefined ? { type: t } : read(r, t);
     },
   };
 }

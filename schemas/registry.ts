@@ -176,7 +176,11 @@ export class SchemaCatalog {
   private decodeWith<T>(buffer: Buffer, id: number, reader: avro.Type | avro.Resolver, codec: ValueCodec<T>): T {
     let record: unknown;
     try {
-      record = 'fromBuffer' in reader ? reader.fromBuffer(buffer.subarray(5)) : codec.type.fromBuffer(buffer.subarray(5), reader);
+      // type.fromBuffer(buffer.subarray(5)), without a view per value: the same reads, the same errors.
+      const { value, offset } = 'fromBuffer' in reader ? reader.decode(buffer, 5) : codec.type.decode(buffer, 5, reader);
+      if (offset === -1) throw new Error('truncated buffer');
+      if (offset < buffer.length) throw new Error('trailing data');
+      record = value;
     } catch (e) {
       throw new DecodeError(DECODE_FAILURES.avro, `Avro payload does not decode with schema ${id}: ${(e as Error).message}`);
     }

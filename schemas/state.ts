@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type avro from 'avsc';
 import { lazyType, type ValueCodec } from './avro.js';
 import type { BotEvidence, ConversationState, Cooldown, PairState, ReceiverState, SlowLoopState } from '../processors/botLoop/state.js';
-import { idEntries, idsFrom } from '../processors/kernel/idMemory.js';
+import { idsFrom, mapIds } from '../processors/kernel/idMemory.js';
 import { DETECTORS, MAX_EVENT_IDS, type Aborted, type Evidence, type RunState, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
 
 /** What the changelog holds per key: the state and the input offset last folded into it. */
@@ -168,7 +168,7 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
     aborted: s.aborted && { count: s.aborted.count, toolName: s.aborted.toolName, detector: s.aborted.detector, evidence: evidenceToAvro(s.aborted.evidence) },
     blocked: s.blocked && { count: s.blocked.count, since: s.blocked.since, toolCallIds: [...s.blocked.toolCallIds] },
     warnings: s.warnings.map(([key, count]) => ({ key, count })),
-    eventIds: [...idEntries(s.seen)].map(([key, verdict]) => {
+    eventIds: mapIds(s.seen, (key, verdict) => {
       const at = key.indexOf(SEEN_SEPARATOR);
       return { eventType: key.slice(0, at), eventId: key.slice(at + 1), verdict: verdictToAvro(verdict) };
     }),

@@ -44,6 +44,13 @@ export function* idEntries<V>(view: IdView<V>): Generator<readonly [string, V]> 
   for (const [id, e] of view.store.entries) if (visible(view, e)) yield [id, e.value];
 }
 
+/** `f` of each visible entry, oldest first (idEntries without a generator and a pair per entry). */
+export function mapIds<V, R>(view: IdView<V>, f: (id: string, value: V) => R): R[] {
+  const out: R[] = [];
+  for (const [id, e] of view.store.entries) if (visible(view, e)) out.push(f(id, e.value));
+  return out;
+}
+
 /** A view that also remembers `id` (which it must not see yet). */
 export function rememberId<V>(view: IdView<V>, id: string, value: V): IdView<V> {
   const existing = view.store.entries.get(id);

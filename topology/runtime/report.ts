@@ -12,7 +12,10 @@ export type FoldedRecords = ReadonlyArray<readonly [InRecord, Folded]>;
 // hashes the labels of every call, which per record cost more than the counting.
 export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: Logger): void {
   const events = new Map<string, number>();
-  const decisions = new Map<string, { labels: DecisionLabels; count: number }>();
+  // Label sets in the order first seen (the order their series appear in), found again by
+  // their parts rather than a key string built per decision.
+  const decisions: Array<{ labels: DecisionLabels; count: number }> = [];
+  const byLabels = new Map<string, Map<string, Map<string | null, Array<{ labels: DecisionLabels; count: number } | undefined>>>>();
   for (const [r, f] of folded) {
     switch (f.kind) {
       case 'dead':
@@ -28,9 +31,15 @@ export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: L
         events.set(f.eventType, (events.get(f.eventType) ?? 0) + 1);
         for (const d of f.decisions) {
           const labels = decisionLabels(d);
-          const key = `${labels.type}\0${labels.decision}\0${labels.why ?? ''}\0${labels.why === null}\0${labels.shadow}`;
-          const seen = decisions.get(key);
-          if (seen === undefined) decisions.set(key, { labels, count: 1 });
+          let byDecision = byLabels.get(labels.type);
+          if (byDecision === undefined) byLabels.set(labels.type, (byDecision = new Map()));
+          let byWhy = byDecision.get(labels.decision);
+          if (byWhy === undefined) byDecision.set(labels.decision, (byWhy = new Map()));
+          let byShadow = byWhy.get(labels.why);
+          if (byShadow === undefined) byWhy.set(labels.why, (byShadow = [undefined, undefined]));
+          const at = labels.shadow ? 1 : 0;
+          const seen = byShadow[at];
+          if (seen === undefined) decisions.push((byShadow[at] = { labels, count: 1 }));
           else seen.count++;
         }
         for (const what of f.drops) telemetry.stateDrop(r.topic, what);
@@ -41,5 +50,5 @@ export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: L
     }
   }
   for (const [type, count] of events) telemetry.event(type, count);
-  for (const { labels, count } of decisions.values()) telemetry.decision(labels, count);
+  for (const { labels, count } of decisions) telemetry.decision(labels, count);
 }
