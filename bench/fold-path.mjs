@@ -17,6 +17,9 @@ import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { helpFromHeader } from './lib/help.mjs';
+
+helpFromHeader(import.meta.filename);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({

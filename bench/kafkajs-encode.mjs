@@ -8,6 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { helpFromHeader } from './lib/help.mjs';
+
+helpFromHeader(import.meta.filename);
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, records: { type: 'string', default: '2000' }, child: { type: 'string' } } });
 const RECORDS = Number(values.records);

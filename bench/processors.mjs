@@ -15,6 +15,9 @@ import { step } from '../dist/processors/kernel/process.js';
 import { buildTopology } from '../dist/topology/build.js';
 import { configFrom } from '../dist/topology/config.js';
 import { InMemoryDriver } from '../dist/topology/testing/driver.js';
+import { helpFromHeader } from './lib/help.mjs';
+
+helpFromHeader(import.meta.filename);
 
 const arg = (k, d) => {
   const i = process.argv.indexOf(`--${k}`);

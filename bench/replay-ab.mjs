@@ -19,6 +19,9 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { median } from './lib/proc.mjs';
 import { ROOT } from './lib/streams.mjs';
+import { helpFromHeader } from './lib/help.mjs';
+
+helpFromHeader(import.meta.filename);
 
 const { values } = parseArgs({
   options: {

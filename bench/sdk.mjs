@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { LoopguardRunner } from '../dist/sdk/index.js';
+import { helpFromHeader } from './lib/help.mjs';
+
+helpFromHeader(import.meta.filename);
 
 const arg = (k, d) => {
   const i = process.argv.indexOf(`--${k}`);
