@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { hashedCall, worldConfig } from './lib/backlog.mjs';
 import { helpFromHeader } from './lib/help.mjs';
 
 helpFromHeader(import.meta.filename);
@@ -38,19 +39,6 @@ const BATCH = Number(values.batch);
 const FOLDS = Number(values.folds);
 const PARTITIONS = 6;
 
-function hashedCall(i, ts) {
-  const r = i % 2000;
-  return {
-    type: 'tool_call',
-    ts,
-    sessionKey: `s${r}`,
-    runId: `run-${r}`,
-    toolCallId: `c${i}`,
-    toolName: 'read',
-    argsHash: `read:${(r % 4 === 0 ? 0 : i).toString(16).padStart(64, '0')}`,
-  };
-}
-
 async function child(dist) {
   const at = (p) => import(pathToFileURL(join(dist, p)).href);
   const { toolEventCodec, decisionCodec } = await at('schemas/codecs.js');
@@ -63,21 +51,7 @@ async function child(dist) {
   const { PartitionWorker } = await at('topology/runtime/partitionWorker.js');
   const { PrometheusTelemetry } = await at('topology/runtime/telemetry.js');
 
-  const name = 'fold';
-  const raw = {
-    tools: { loopDetection: { enabled: true } },
-    loopguard: {
-      topics: {
-        toolEvents: `${name}.tool`,
-        channelEvents: `${name}.chan`,
-        verdicts: `${name}.verdicts`,
-        deadLetter: `${name}.dlq`,
-        changelogPrefix: `${name}.`,
-        partitions: PARTITIONS,
-      },
-      consumer: { groupId: `${name}-g` },
-    },
-  };
+  const raw = worldConfig('fold', PARTITIONS);
   const config = configFrom(raw, { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://localhost:8081' });
   const topology = buildTopology(config);
   const node = topology.nodeForTopic(config.topics.toolEvents);

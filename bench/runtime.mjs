@@ -40,6 +40,7 @@ import { createLogger } from '../dist/topology/logger.js';
 import { partitionFor } from '../dist/topology/partitioner.js';
 import { connectKafka } from '../dist/topology/runtime/kafkajs/index.js';
 import { topicSpecs } from '../dist/topology/runtime/wiring.js';
+import { hashedCall, worldConfig } from './lib/backlog.mjs';
 
 const HELP = `usage: node bench/runtime.mjs [options]     (needs npm run build, and a broker + registry:
 KAFKA_BROKERS and SCHEMA_REGISTRY_URL, or .stack/env from npm run stack:up)
@@ -125,40 +126,12 @@ const worlds = [];
 function world(label, guarantee = 'at_least_once', port = 0) {
   const name = `bench-${label}-${randomUUID().slice(0, 6)}`;
   // HTTP on a free loopback port: other processes on the machine may hold the default one.
-  const raw = {
-    tools: { loopDetection: { enabled: true } },
-    loopguard: {
-      topics: {
-        toolEvents: `${name}.tool`,
-        channelEvents: `${name}.chan`,
-        verdicts: `${name}.verdicts`,
-        deadLetter: `${name}.dlq`,
-        changelogPrefix: `${name}.`,
-        partitions: PARTITIONS,
-      },
-      consumer: { groupId: `${name}-g` },
-      processing: { guarantee },
-      http: { port, host: '127.0.0.1' },
-    },
-  };
+  const raw = worldConfig(name, PARTITIONS, { processing: { guarantee }, http: { port, host: '127.0.0.1' } });
   const dir = mkdtempSync(join(tmpdir(), 'lg-bench-'));
   worlds.push(dir);
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(raw));
   return { name, file, port, config: configFrom(raw, env) };
-}
-
-function hashedCall(i, ts) {
-  const r = i % 2000;
-  return {
-    type: 'tool_call',
-    ts,
-    sessionKey: `s${r}`,
-    runId: `run-${r}`,
-    toolCallId: `c${i}`,
-    toolName: 'read',
-    argsHash: `read:${(r % 4 === 0 ? 0 : i).toString(16).padStart(64, '0')}`,
-  };
 }
 
 /** The first tool call of run `i` (one run per call: one changelog key each). */
