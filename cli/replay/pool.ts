@@ -8,6 +8,17 @@ import type { ParsedLine } from './parse.js';
 /** How long one blocking wait for a result lasts before events (a worker's failure) are looked at. */
 const WAIT_MS = 50;
 
+/**
+ * A worker's old generation is capped at this size. Its live heap is its code, the topology and
+ * the hashing memo (processors/toolLoop/argsMemo.ts), 6-8 MB on the standard streams; but with
+ * V8's default limit its old space grew with the length of the input (13 MB of old space at 100k
+ * raw events, 24 MB at 500k), and replay's max RSS with a worker was 1.2x at 1M events what it
+ * was at 100k; with this cap 1.07-1.10x (bench/README.md, issue 11). Hostile input can still fill
+ * it (arguments of many tiny objects held by the memo): a worker that runs out of memory fails
+ * with ERR_WORKER_OUT_OF_MEMORY, and the Window parses its chunks on the folding thread instead.
+ */
+export const WORKER_OLD_SPACE_MB = 12;
+
 /** Chunk buffers are at least this big (a file's reads are 112 KB, plus the line carried over). */
 const MIN_BUFFER_BYTES = 128 << 10;
 
@@ -23,7 +34,8 @@ export class ParsePool {
   private readonly spare: ArrayBuffer[] = [];
   /** Results posted so far, counted by the workers. */
   private readonly posted = new Int32Array(new SharedArrayBuffer(4));
-  private failure: Error | undefined;
+  /** The first worker failure, once there is one: results it held will not come. */
+  private failed: Error | undefined;
   private next = 0;
   private received = 0;
 
@@ -32,10 +44,18 @@ export class ParsePool {
     this.workers = Array.from({ length: size }, () => {
       const channel = new MessageChannel();
       this.results.push(channel.port1);
-      const w = new Worker(url, { workerData: { results: channel.port2, posted: this.posted }, transferList: [channel.port2] });
-      w.on('error', (e) => (this.failure = e));
+      const w = new Worker(url, {
+        workerData: { results: channel.port2, posted: this.posted },
+        transferList: [channel.port2],
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB },
+      });
+      w.on('error', (e) => (this.failed ??= e));
       return w;
     });
+  }
+
+  get failure(): Error | undefined {
+    return this.failed;
   }
 
   /** Chunks handed out whose results are not back yet. */
@@ -76,7 +96,7 @@ export class ParsePool {
       const seen = Atomics.load(this.posted, 0);
       const parsed = this.poll(seq);
       if (parsed !== undefined) return parsed;
-      if (this.failure !== undefined) throw this.failure;
+      if (this.failed !== undefined) throw this.failed;
       if (Atomics.wait(this.posted, 0, seen, WAIT_MS) === 'timed-out') await new Promise((resolve) => setImmediate(resolve));
     }
   }

@@ -58,7 +58,9 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
       if (pool === undefined && most > 0 && seen > WORKERS_FROM_BYTES && (typeof opts.workers === 'number' || seen / Math.max(1, fold.lineCount) >= RAW_LINE_BYTES)) {
         pool = await startPool(most);
         // Chunks read ahead of the fold: enough 112 KB chunks that each thread has the next one.
-        window = new Window(topology, pool, most, 4 + 4 * most);
+        window = new Window(topology, pool, most, 4 + 4 * most, (e) =>
+          log.warn({ reason: e.message }, 'a parse worker ran out of memory; parsing on this thread from here (the output is the same)'),
+        );
         log.debug({ workers: most }, 'parse workers started');
       }
       if (window === undefined) await emit(fold.lines(splitLines(chunk)), chunk.length);
