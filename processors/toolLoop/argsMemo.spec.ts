@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonEqual } from './argsMemo.js';
+import { ArgsHashMemo, MEMO_BUDGET, MEMO_MAX_ENTRY, jsonEqual } from './argsMemo.js';
 import { parseToolEvent } from './events.js';
 import { canonicalJson, hashArgs } from './hashing.js';
 
@@ -37,5 +37,31 @@ describe('reusing a call’s args hash for its outcome', () => {
     expect(hashOf({ ...base, type: 'tool_outcome', args: other, result: 'ok' })).toBe(hashArgs('read', other));
     expect(hashOf({ ...base, type: 'tool_call', args })).toBe(hashArgs('read', args));
     expect(hashOf({ ...base, toolName: 'write', type: 'tool_outcome', args, result: 'ok' })).toBe(hashArgs('write', args));
+  });
+});
+
+describe('ArgsHashMemo', () => {
+  it('holds at most MEMO_BUDGET characters of arguments, pushing out the oldest calls first', () => {
+    const memo = new ArgsHashMemo();
+    const size = 1000;
+    const n = Math.floor(MEMO_BUDGET / size);
+    for (let i = 0; i <= n; i++) memo.remember(`c${i}`, 'read', { i }, `h${i}`, size);
+    expect(memo.take('c0', 'read', { i: 0 })).toBeUndefined();
+    expect(memo.take('c1', 'read', { i: 1 })).toBe('h1');
+    expect(memo.take(`c${n}`, 'read', { i: n })).toBe(`h${n}`);
+    // Taken entries are spent.
+    expect(memo.take('c1', 'read', { i: 1 })).toBeUndefined();
+  });
+
+  it('keeps nothing over MEMO_MAX_ENTRY, and nothing for other arguments or another tool', () => {
+    const memo = new ArgsHashMemo();
+    memo.remember('big', 'read', { a: 1 }, 'h', MEMO_MAX_ENTRY + 1);
+    expect(memo.take('big', 'read', { a: 1 })).toBeUndefined();
+    memo.remember('c', 'read', { a: 1 }, 'h', 10);
+    expect(memo.take('c', 'write', { a: 1 })).toBeUndefined();
+    memo.remember('c', 'read', { a: 1 }, 'h', 10);
+    expect(memo.take('c', 'read', { a: 2 })).toBeUndefined();
+    memo.remember('c', 'read', { a: 1 }, 'h', 10);
+    expect(memo.take('c', 'read', { a: 1 })).toBe('h');
   });
 });
