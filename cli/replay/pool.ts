@@ -13,7 +13,8 @@ const WAIT_MS = 50;
  * the hashing memo (processors/toolLoop/argsMemo.ts), 6-8 MB on the standard streams; but with
  * V8's default limit its old space grew with the length of the input (13 MB of old space at 100k
  * raw events, 24 MB at 500k), and replay's max RSS with a worker was 1.2x at 1M events what it
- * was at 100k; with this cap 1.07-1.10x (bench/README.md, issue 11). Hostile input can still fill
+ * was at 100k; with this cap 1.11-1.12x, and 1.07-1.10x once the memo held 128 KB instead of
+ * 1 MB (bench/README.md, issue 11). Hostile input can still fill
  * it (arguments of many tiny objects held by the memo): a worker that runs out of memory fails
  * with ERR_WORKER_OUT_OF_MEMORY, and the Window parses its chunks on the folding thread instead.
  */
