@@ -6,6 +6,7 @@ import { openInput } from '../jsonLines.js';
 import { lazyLogger } from '../lazyLogger.js';
 import { progressBar } from '../progress.js';
 import { tuneReplayHeap } from '../replay/heap.js';
+import { WORKER_OLD_SPACE_MB } from '../replay/limits.js';
 import { replay, type Auto } from './replay.js';
 
 export function registerReplay(program: Command, ctx: Context): void {
@@ -25,7 +26,12 @@ export function registerReplay(program: Command, ctx: Context): void {
         .default(defaultWorkers(), 'for raw input (lines of 1 KB and more), one per idle core beyond this one by load average, at most 2; otherwise 0')
         .argParser((v) => nonNegativeInt(v, '--workers')),
     )
-    .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number | Auto }) => {
+    .addOption(
+      new Option('--worker-heap <mb>', 'old-generation cap of each parse worker, MB; a worker that reaches it hands its lines back to the main thread')
+        .default(WORKER_OLD_SPACE_MB)
+        .argParser((v) => positiveInt(v, '--worker-heap')),
+    )
+    .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number | Auto; workerHeap: number }) => {
       const config = ctx.config(opts);
       tuneReplayHeap();
       const log = lazyLogger(config, () => ctx.logger(config, 'replay'));
@@ -38,6 +44,7 @@ export function registerReplay(program: Command, ctx: Context): void {
           skipInvalid: opts.skipInvalid,
           partitions: opts.partitions ?? config.settings.topics.partitions,
           workers: opts.workers,
+          workerHeapMb: opts.workerHeap,
         },
         log,
         progressBar(input.size, 'replay'),

@@ -1,6 +1,23 @@
 // What happens to input before the fold: lines, JSON, then the topology's validation and
 // hashing. Pure and config-free, so it runs the same on the main thread or in a worker.
+import { setArgsMemoBudget } from '../../processors/toolLoop/events.js';
 import { route, type Routed, type Topology } from '../../topology/topology.js';
+
+/**
+ * The hashing memo's budget, in characters, on each thread while chunks are parsed on more than
+ * one. An outcome's hash is taken from its call's when the same thread parsed the call, and in
+ * a file an outcome mostly follows its call within a few lines; but a pair that chunks split
+ * between two threads leaves the call's entry behind until the budget pushes it out, so the
+ * memos filled up over the input, each entry holding its parsed arguments. With the default
+ * 1 MB, replay's max RSS with a worker was 3-5 MB higher at 1M events than with this (bench/README.md,
+ * issue 11).
+ */
+export const SPLIT_MEMO_CHARS = 128 << 10;
+
+/** Called on every thread that parses, once parsing is split between threads. */
+export function splitParsing(): void {
+  setArgsMemoBudget(SPLIT_MEMO_CHARS);
+}
 
 export type ParsedLine =
   | { readonly ok: true; readonly node: number; readonly event: unknown }

@@ -4,9 +4,10 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { buildTopology } from '../../topology/build.js';
 import { configFrom } from '../../topology/config.js';
-import { parseChunk } from './parse.js';
+import { parseChunk, splitParsing } from './parse.js';
 
 const topology = buildTopology(configFrom({}));
+splitParsing();
 const { results, posted } = workerData as { results: MessagePort; posted: Int32Array };
 
 parentPort!.on('message', (m: { seq: number; chunk: Uint8Array<ArrayBuffer> }) => {

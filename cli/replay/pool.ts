@@ -3,22 +3,11 @@
 // worker again, without going back to the event loop; a shared counter wakes it when it has
 // nothing else to do. Results are taken by sequence number, so the caller decides the order.
 import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { WORKER_OLD_SPACE_MB } from './limits.js';
 import type { ParsedLine } from './parse.js';
 
 /** How long one blocking wait for a result lasts before events (a worker's failure) are looked at. */
 const WAIT_MS = 50;
-
-/**
- * A worker's old generation is capped at this size. Its live heap is its code, the topology and
- * the hashing memo (processors/toolLoop/argsMemo.ts), 6-8 MB on the standard streams; but with
- * V8's default limit its old space grew with the length of the input (13 MB of old space at 100k
- * raw events, 24 MB at 500k), and replay's max RSS with a worker was 1.2x at 1M events what it
- * was at 100k; with this cap 1.11-1.12x, and 1.07-1.10x once the memo held 128 KB instead of
- * 1 MB (bench/README.md, issue 11). Hostile input can still fill
- * it (arguments of many tiny objects held by the memo): a worker that runs out of memory fails
- * with ERR_WORKER_OUT_OF_MEMORY, and the Window parses its chunks on the folding thread instead.
- */
-export const WORKER_OLD_SPACE_MB = 12;
 
 /** Chunk buffers are at least this big (a file's reads are 112 KB, plus the line carried over). */
 const MIN_BUFFER_BYTES = 128 << 10;
@@ -40,7 +29,11 @@ export class ParsePool {
   private next = 0;
   private received = 0;
 
-  constructor(size: number) {
+  constructor(
+    size: number,
+    /** Each worker's old-generation cap. */
+    heapMb: number = WORKER_OLD_SPACE_MB,
+  ) {
     const url = new URL('./parseWorker.js', import.meta.url);
     this.workers = Array.from({ length: size }, () => {
       const channel = new MessageChannel();
@@ -48,7 +41,7 @@ export class ParsePool {
       const w = new Worker(url, {
         workerData: { results: channel.port2, posted: this.posted },
         transferList: [channel.port2],
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB },
+        resourceLimits: { maxOldGenerationSizeMb: heapMb },
       });
       w.on('error', (e) => (this.failed ??= e));
       return w;

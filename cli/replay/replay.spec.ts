@@ -1,6 +1,6 @@
 // Parallel replay gives byte for byte what serial replay gives: the built CLI on the standard
-// traffic (bench/gen-stream.mjs), raw and pre-hashed, with 0, 1 and 2 parse workers; and when
-// hostile input fills a worker's capped heap, and on lines too long for a worker.
+// traffic (bench/gen-stream.mjs), raw and pre-hashed, with 0, 1 and 2 parse workers; and with
+// lines too long for a worker, and a worker that runs out of memory.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,8 @@ function stream(hashed: boolean): string {
   return file;
 }
 
-const replay = (file: string, workers: number) =>
-  spawnSync('node', [CLI, 'replay', '--workers', String(workers), '--config', join(ROOT, 'examples/config/tool-loop-agent.json5'), file], {
+const replay = (file: string, workers: number, extra: readonly string[] = []) =>
+  spawnSync('node', [CLI, 'replay', '--workers', String(workers), ...extra, '--config', join(ROOT, 'examples/config/tool-loop-agent.json5'), file], {
     encoding: 'utf8',
     maxBuffer: 1 << 28,
     env: { ...process.env, LOG_LEVEL: 'debug' },
@@ -48,24 +48,15 @@ describe('replay with parse workers', () => {
     }
   });
 
-  // Calls whose outcomes never come stay in the hashing memo (by canonical text length, 1 MB):
-  // arguments of 21,000 empty objects are 64 KB of text and ~0.6 MB of heap each.
-  it('parses on the folding thread when hostile arguments fill a worker, with the same output', () => {
-    const call = (runId: string, args: unknown, toolCallId?: string) => JSON.stringify({ type: 'tool_call', ts: 1700000000000, runId, toolName: 'read', toolCallId, args });
+  it('parses lines over 256 KB, and the lines of a worker that runs out of memory, on the folding thread, with the same output', () => {
+    const call = (runId: string, args: unknown) => JSON.stringify({ type: 'tool_call', ts: 1700000000000, runId, toolName: 'read', args });
     const lines = [
       ...Array.from({ length: 1500 }, (_, i) => call(`r${i % 50}`, { p: 'x'.repeat(900) })),
-      ...Array.from({ length: 40 }, (_, i) =>
-        call(
-          `h${i}`,
-          Array.from({ length: 21000 }, () => ({})),
-          `tc${i}`,
-        ),
-      ),
-      // Lines over 256 KB (MAX_WORKER_CHUNK_BYTES): never given to a worker.
+      // Over MAX_WORKER_CHUNK_BYTES: never given to a worker.
       ...Array.from({ length: 3 }, (_, i) => call(`long${i}`, { p: 'z'.repeat(300_000) })),
-      ...Array.from({ length: 500 }, (_, i) => call(`r${i % 50}`, { p: 'y'.repeat(900) })),
+      ...Array.from({ length: 1500 }, (_, i) => call(`r${i % 50}`, { p: 'y'.repeat(900) })),
     ];
-    const file = join(dir, 'hostile.jsonl');
+    const file = join(dir, 'long-lines.jsonl');
     writeFileSync(file, lines.join('\n') + '\n');
     const serial = replay(file, 0);
     expect(serial.status).toBe(0);
@@ -73,8 +64,14 @@ describe('replay with parse workers', () => {
     for (const workers of [1, 2]) {
       const parallel = replay(file, workers);
       expect(parallel.status).toBe(0);
-      expect(parallel.stderr).toMatch(/a parse worker ran out of memory; parsing on this thread from here/);
+      expect(parallel.stderr).toMatch(/parse workers started/);
+      expect(parallel.stderr).not.toMatch(/ran out of memory/);
       expect(parallel.stdout === serial.stdout, `--workers ${workers}`).toBe(true);
     }
+    // A 1 MB heap is too small for a worker even to load its code: it fails at once.
+    const starved = replay(file, 1, ['--worker-heap', '1']);
+    expect(starved.status).toBe(0);
+    expect(starved.stderr).toMatch(/a parse worker ran out of memory; parsing on this thread from here/);
+    expect(starved.stdout === serial.stdout, '--worker-heap 1').toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import type { ProcessorNode, Topology } from '../../topology/topology.js';
 import type { LazyLogger } from '../lazyLogger.js';
 import type { Progress } from '../progress.js';
 import { lineChunks, splitLines } from './batches.js';
-import { routeLine, type ParsedLine } from './parse.js';
+import { routeLine, splitParsing, type ParsedLine } from './parse.js';
 import type { ParsePool } from './pool.js';
 import { Window } from './window.js';
 
@@ -19,6 +19,8 @@ export interface ReplayOptions {
   readonly partitions: number;
   /** Parse workers; 0 parses on this thread. Auto: that many if the input is raw (see RAW_LINE_BYTES), else 0. */
   readonly workers: number | Auto;
+  /** Each parse worker's old-generation cap, MB (default WORKER_OLD_SPACE_MB). */
+  readonly workerHeapMb?: number;
 }
 
 export interface Auto {
@@ -56,7 +58,8 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
     for await (const chunk of lineChunks(input)) {
       seen += chunk.length;
       if (pool === undefined && most > 0 && seen > WORKERS_FROM_BYTES && (typeof opts.workers === 'number' || seen / Math.max(1, fold.lineCount) >= RAW_LINE_BYTES)) {
-        pool = await startPool(most);
+        pool = await startPool(most, opts.workerHeapMb);
+        splitParsing();
         // Chunks read ahead of the fold: enough 112 KB chunks that each thread has the next one.
         window = new Window(topology, pool, most, 4 + 4 * most, (e) =>
           log.warn({ reason: e.message }, 'a parse worker ran out of memory; parsing on this thread from here (the output is the same)'),
@@ -81,9 +84,9 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
   return fold.stats;
 }
 
-async function startPool(size: number): Promise<ParsePool> {
+async function startPool(size: number, heapMb: number | undefined): Promise<ParsePool> {
   const { ParsePool } = await import('./pool.js');
-  return new ParsePool(size);
+  return new ParsePool(size, heapMb);
 }
 
 /** The fold of parsed lines, in input order, into decision lines (JSON text). */

@@ -22,11 +22,11 @@ interface Slot {
 
 /**
  * Larger chunks (the read size is 112 KB, so these hold a line longer than ~150 KB) are parsed on
- * this thread, whose heap is not capped: a worker's is (WORKER_OLD_SPACE_MB).
+ * this thread, whose heap is not capped: a worker's is (`--worker-heap`, WORKER_OLD_SPACE_MB).
  */
 export const MAX_WORKER_CHUNK_BYTES = 256 << 10;
 
-/** A worker's failure replay survives (its capped heap, WORKER_OLD_SPACE_MB, was full): its chunks are parsed here. */
+/** A worker's failure replay survives (its capped heap, `--worker-heap`, was full): its chunks are parsed here. */
 const outOfMemory = (e: unknown): boolean => (e as { code?: unknown } | null | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 
 /** Chunks a worker holds at most: one it parses and some waiting, so it never idles. */

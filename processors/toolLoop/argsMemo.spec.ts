@@ -64,4 +64,14 @@ describe('ArgsHashMemo', () => {
     memo.remember('c', 'read', { a: 1 }, 'h', 10);
     expect(memo.take('c', 'read', { a: 1 })).toBe('h');
   });
+
+  it('holds less once given a smaller budget, pushing out the oldest calls at the next one', () => {
+    const memo = new ArgsHashMemo();
+    for (let i = 0; i < 4; i++) memo.remember(`c${i}`, 'read', { i }, `h${i}`, 100);
+    memo.setBudget(250);
+    memo.remember('c4', 'read', { i: 4 }, 'h4', 100);
+    memo.remember('big', 'read', { i: 5 }, 'h5', 251);
+    expect([0, 1, 2, 3, 4].map((i) => memo.take(`c${i}`, 'read', { i }))).toEqual([undefined, undefined, undefined, 'h3', 'h4']);
+    expect(memo.take('big', 'read', { i: 5 })).toBeUndefined();
+  });
 });

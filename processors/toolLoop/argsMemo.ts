@@ -15,28 +15,33 @@ interface Entry {
 }
 
 /**
- * Characters of canonical text held at most, and the most one entry may have. An outcome usually
- * follows its call within a few events; 128 KB holds the last ~100 calls of 1 KB arguments. Entries
- * whose outcome never comes here (replay with workers: a pair split between two threads' chunks)
- * stay until pushed out, and each holds its parsed arguments, ~1.5x its text in heap: with 1 MB
- * the full memo made replay's max RSS with a worker 3-5 MB higher at 1M events than at 100k
- * (bench/README.md, issue 11).
+ * Characters of canonical text held at most by default, and the most one entry may have. On
+ * Kafka an outcome comes when the tool is done, seconds and many other runs' calls later: 1 MB
+ * holds the last ~1,000 calls of 1 KB arguments. Replay with parse workers holds less (see
+ * cli/replay/parse.ts).
  */
-export const MEMO_BUDGET = 128 << 10;
-export const MEMO_MAX_ENTRY = 32 << 10;
+export const MEMO_BUDGET = 1 << 20;
+export const MEMO_MAX_ENTRY = 1 << 16;
 
 export class ArgsHashMemo {
   private readonly entries = new Map<string, Entry>();
   private size = 0;
 
+  constructor(private budget = MEMO_BUDGET) {}
+
+  /** Holds at most `chars` from the next call on (and no entry over it). */
+  setBudget(chars: number): void {
+    this.budget = chars;
+  }
+
   /** Remembers a call's arguments and their hash (`size`: the length of their canonical text). */
   remember(toolCallId: string, toolName: string, args: unknown, hash: string, size: number): void {
-    if (size > MEMO_MAX_ENTRY) return;
+    if (size > MEMO_MAX_ENTRY || size > this.budget) return;
     this.forget(toolCallId);
     this.entries.set(toolCallId, { toolName, args, hash, size });
     this.size += size;
     for (const [id] of this.entries) {
-      if (this.size <= MEMO_BUDGET) break;
+      if (this.size <= this.budget) break;
       this.forget(id);
     }
   }

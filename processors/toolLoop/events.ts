@@ -189,6 +189,11 @@ function hashed(type: ToolEventType): ToolEvent {
 
 const memo = new ArgsHashMemo();
 
+/** The hashing memo's budget for this thread, in characters of canonical text (a cache: results do not change). */
+export function setArgsMemoBudget(chars: number): void {
+  memo.setBudget(chars);
+}
+
 /** hashArgs of a call's arguments; remembered for its outcome. */
 function callArgsHash(toolCallId: string | undefined, toolName: string, args: unknown): string {
   try {
