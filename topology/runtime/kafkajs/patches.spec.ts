@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   crc32c,
   fastRecordBatch,
+  filterAbortedMessages,
   fastRecordEncoder,
   frameRequest,
   groupMessagesPerPartition,
@@ -255,5 +256,67 @@ describe('request framing in one buffer', () => {
           expect(a.buffer.equals(b.buffer)).toBe(true);
           expect(a.offset).toBe(b.offset);
         }
+  });
+});
+
+describe('read-committed filter of aborted transactions', () => {
+  type Message = { offset: string; key: Buffer | null; isControlRecord: boolean; batchContext: { producerId: string; inTransaction: boolean } };
+  type Filter = (a: { messages: Message[]; abortedTransactions?: Array<{ producerId: string; firstOffset: string }> }) => Message[];
+  const kafkajsFilter = original<Filter>('consumer/filterAbortedMessages.js');
+  const ABORT = Buffer.from([0, 0, 0, 0]);
+  const COMMIT = Buffer.from([0, 0, 0, 1]);
+  /** Records from `spec`: 'P3' a record of producer 3's transaction, 'A3' / 'C3' its abort / commit marker, 'x' a non-transactional record. */
+  const log = (from: number, ...spec: string[]): Message[] =>
+    spec.map((t, i) => ({
+      offset: String(from + i),
+      key: t[0] === 'A' ? ABORT : t[0] === 'C' ? COMMIT : Buffer.from(`k${i}`),
+      isControlRecord: t[0] === 'A' || t[0] === 'C',
+      batchContext: { producerId: t === 'x' ? '-1' : t.slice(1), inTransaction: t !== 'x' },
+    }));
+  const delivered = (f: Filter, messages: Message[], aborted: Array<[string, number]>) =>
+    f({ messages, abortedTransactions: aborted.map(([producerId, first]) => ({ producerId, firstOffset: String(first) })) })
+      .filter((m) => !m.isControlRecord)
+      .map((m) => `${m.batchContext.producerId}@${m.offset}`);
+
+  it('is what the installed patches put in place', () => {
+    expect(require(src('consumer/filterAbortedMessages.js'))).toBe(filterAbortedMessages);
+  });
+
+  it('drops the records of every aborted transaction begun before the fetch, where kafkajs let the first through', () => {
+    // Producers 1 and 2 both had a transaction open from before offset 10 (the fetch's start), both aborted.
+    const fetched = log(10, 'P2', 'P1', 'P2', 'A1', 'A2', 'P3', 'C3', 'x');
+    const aborted: Array<[string, number]> = [
+      ['1', 4],
+      ['2', 7],
+    ];
+    expect(delivered(filterAbortedMessages as unknown as Filter, fetched, aborted)).toEqual(['3@15', '-1@17']);
+    expect(delivered(kafkajsFilter, fetched, aborted)).toEqual(['2@10', '3@15', '-1@17']);
+  });
+
+  it('takes the aborted transactions in order of first offset, whatever order they come in', () => {
+    const fetched = log(0, 'P1', 'P2', 'P1', 'A1', 'P3', 'A2', 'C3');
+    expect(
+      delivered(filterAbortedMessages as unknown as Filter, fetched, [
+        ['2', 1],
+        ['1', 0],
+      ]),
+    ).toEqual(['3@4']);
+  });
+
+  it('filters as kafkajs does when aborted transactions begin one at a time', () => {
+    const cases: Array<[Message[], Array<[string, number]>]> = [
+      [log(0, 'P1', 'P1', 'C1', 'x', 'P1', 'A1', 'P1', 'C1'), [['1', 4]]],
+      [
+        log(0, 'P1', 'P2', 'P1', 'A1', 'P2', 'C2', 'P1', 'A1'),
+        [
+          ['1', 0],
+          ['1', 6],
+        ],
+      ],
+      [log(5, 'x', 'P4', 'C4'), []],
+      [log(0, 'P1', 'A1', 'P1', 'C1'), [['1', 0]]],
+    ];
+    for (const [messages, aborted] of cases) expect(delivered(filterAbortedMessages as unknown as Filter, messages, aborted)).toEqual(delivered(kafkajsFilter, messages, aborted));
+    expect(filterAbortedMessages({ messages: log(0, 'P1', 'C1'), abortedTransactions: [] })).toHaveLength(2);
   });
 });

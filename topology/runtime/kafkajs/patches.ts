@@ -1,5 +1,7 @@
-// Five kafkajs 2.2.4 internals, four of them only on the produce path,, replaced by versions that give the same
-// results in linear time and without per-byte allocations. Measured on `loopguard run` at
+// Six kafkajs 2.2.4 internals replaced. Five, four of them only on the produce path, by versions
+// that give the same results in linear time and without per-byte allocations; and the consumer's
+// filter of aborted transactions, which let records of aborted transactions through
+// (filterAbortedMessages below). Measured on `loopguard run` at
 // at-least-once (bench/README.md, issue 11), the first two were a quarter of its CPU:
 // - producer/groupMessagesPerPartition copies a partition's array for every message it adds
 //   (`[...current, message]`): quadratic in the records of one partition in one request, and
@@ -396,6 +398,50 @@ export function frameRequest(Encoder: new () => RequestEncoder) {
   };
 }
 
+interface FetchedMessage {
+  readonly offset: string;
+  readonly key?: unknown;
+  readonly isControlRecord?: boolean;
+  readonly batchContext: { readonly producerId: string | number; readonly inTransaction: boolean };
+}
+
+const ABORT_MARKER_KEY = Buffer.from([0, 0, 0, 0]);
+
+/**
+ * kafkajs's consumer/filterAbortedMessages, as the Java consumer filters: the records of a
+ * read-committed fetch less those of aborted transactions. kafkajs takes at most one aborted
+ * transaction into account per record, so when two or more began before a fetch's first record
+ * (a processor killed with a transaction open on each of its producers, then fenced), the first
+ * record of the second one was delivered: a read-committed reader saw an aborted decision, and a
+ * restore would have loaded an aborted state (CI, test/guarantees.test.ts: one aborted decision
+ * per kill). Here every aborted transaction that began at or before a record is in effect for
+ * it, in order of first offset, until its producer's abort marker (a control record).
+ */
+export function filterAbortedMessages<M extends FetchedMessage>({
+  messages,
+  abortedTransactions,
+}: {
+  messages: M[];
+  abortedTransactions?: ReadonlyArray<{ readonly producerId: string | number; readonly firstOffset: string | number }>;
+}): M[] {
+  if (abortedTransactions === undefined || abortedTransactions.length === 0) return messages;
+  const pending = abortedTransactions
+    .map((t) => ({ producerId: String(t.producerId), first: BigInt(t.firstOffset) }))
+    .sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+  const aborted = new Set<string>();
+  let next = 0;
+  return messages.filter((m) => {
+    const offset = BigInt(m.offset);
+    while (next < pending.length && pending[next]!.first <= offset) aborted.add(pending[next++]!.producerId);
+    const producerId = String(m.batchContext.producerId);
+    if (m.isControlRecord === true && Buffer.isBuffer(m.key) && m.key.equals(ABORT_MARKER_KEY)) {
+      aborted.delete(producerId);
+      return true; // kafkajs drops control records after this
+    }
+    return !(m.batchContext.inTransaction && aborted.has(producerId));
+  });
+}
+
 /** Puts `exports` in the module cache as the module at `file`, unless it is loaded already. */
 function preload(file: string, exports: unknown): boolean {
   if (require.cache[file] !== undefined) return false;
@@ -446,7 +492,8 @@ function install(): void {
     }),
   );
   const framing = preload(src('protocol/request.js'), frameRequest(Encoder as unknown as new () => RequestEncoder));
-  kafkajsPatched = grouped && records && batches && produce && framing;
+  const aborted = require.cache[src('consumer/batch.js')] === undefined && preload(src('consumer/filterAbortedMessages.js'), filterAbortedMessages);
+  kafkajsPatched = grouped && records && batches && produce && framing && aborted;
 }
 
 install();
