@@ -7,10 +7,28 @@ import { KafkajsAdmin } from './admin.js';
 import { createClient } from './client.js';
 import { follower } from './follower.js';
 import { groupConsumer } from './groupConsumer.js';
+import { kafkajsPatched, PATCHED_VERSION } from './patches.js';
 import { openSender } from './producer.js';
 import { readToEnd } from './restore.js';
 
+let warnedUnpatched = false;
+
+/**
+ * Once per process, when kafkajs runs without patches.ts's replacements (another version than
+ * PATCHED_VERSION, or loaded before loopguard): produce is slower, and its read-committed reads
+ * may include a record of an aborted transaction (see filterAbortedMessages).
+ */
+export function warnIfUnpatched(log: Logger, patched = kafkajsPatched): void {
+  if (patched || warnedUnpatched) return;
+  warnedUnpatched = true;
+  log.warn(
+    { expected: PATCHED_VERSION },
+    `kafkajs runs without loopguard's patches for kafkajs ${PATCHED_VERSION} (another version, or loaded before loopguard): produce is slower, and a read-committed read may include a record of an aborted transaction`,
+  );
+}
+
 export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Logger, clientSuffix = ''): KafkaSession {
+  warnIfUnpatched(log);
   const kafka = createClient(settings, log, clientSuffix);
   const admin = new KafkajsAdmin(kafka, settings.kafka.brokers);
   const opened: Array<{ disconnect(): Promise<void> }> = [{ disconnect: () => admin.close() }];

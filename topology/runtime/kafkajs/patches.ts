@@ -15,8 +15,9 @@
 // kafkajs binds them with `require` when it loads, so they are put in the module cache before
 // it does: the adapter takes kafkajs from `kafkajs` below, required only after that (an `import`
 // would be hoisted above it, here or in a bundle). When kafkajs is another version, or was
-// loaded before this ran, nothing is replaced: the originals are slower, never different.
-// patches.spec.ts checks the replacements byte for byte against the originals.
+// loaded before this ran, nothing is replaced: the originals are slower, and their read-committed
+// filter has the bug below (connectKafka warns once). patches.spec.ts checks the produce-path
+// replacements byte for byte against the originals.
 import { createRequire, Module } from 'node:module';
 import type kafkajsTypes from 'kafkajs';
 import { dirname, join } from 'node:path';
