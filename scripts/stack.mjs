@@ -198,7 +198,11 @@ async function up() {
     ].join('\n'),
   );
   const jvm = ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
-  const clusterId = randomBytes(16).toString('base64url');
+  // Kafka's own ids (Uuid.randomUuid) never start with '-', which kafka-storage reads as an
+  // option: one start in 64 failed ("argument --cluster-id/-t: expected one argument", CI).
+  let clusterId;
+  do clusterId = randomBytes(16).toString('base64url');
+  while (clusterId.startsWith('-'));
   const fmt = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props], { encoding: 'utf8' });
   if (fmt.status !== 0) fail(`formatting Kafka storage failed:\n${fmt.stdout}${fmt.stderr}`);
 
