@@ -50,6 +50,13 @@ describe('the loopguard executable', () => {
     expect(readFileSync(cache).equals(Buffer.alloc(4096, 0xab))).toBe(false);
   });
 
+  it('runs by itself, as npx and a shell run it (its shebang; executable from the build on)', () => {
+    const r = spawnSync(CLI, ['--version'], { encoding: 'utf8' });
+    expect(r.error).toBeUndefined();
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')).version);
+  });
+
   it('runs when the cache cannot be written', () => {
     const good = replay(join(dir, 'reference2.cache'));
     expect(replay(join(dir, 'no-such-dir', 'x.cache'))).toBe(good);

@@ -17,7 +17,7 @@
 // as they do from the tsc output.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -114,6 +114,10 @@ await build({
   // Bundled CommonJS (pino in the worker's logger, if any) calls require for Node's own modules.
   banner: { js: "import { createRequire as __loopguardRequire } from 'node:module'; const require = __loopguardRequire(import.meta.url);" },
 });
+// The package's bin, run by its shebang: executable whoever links it. npm makes a bin executable
+// only when it links it, and npx caches its link per project path: a clone built again in the
+// same place (or a dist/ removed and rebuilt) was refused with "loopguard: Permission denied".
+chmodSync(resolve(OUT, 'main.js'), 0o755);
 
 // The code cache, made by a run of what start-up matters most for: `replay` of one event.
 const training = mkdtempSync(join(tmpdir(), 'loopguard-build-'));
