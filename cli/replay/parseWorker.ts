@@ -4,15 +4,17 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { buildTopology } from '../../topology/build.js';
 import { configFrom } from '../../topology/config.js';
+import { Packer } from './handover.js';
 import { parseChunk, splitParsing } from './parse.js';
 
 const topology = buildTopology(configFrom({}));
 splitParsing();
 const { results, posted } = workerData as { results: MessagePort; posted: Int32Array };
+const packer = new Packer();
 
 parentPort!.on('message', (m: { seq: number; chunk: Uint8Array<ArrayBuffer> }) => {
   // The chunk's buffer goes back with its results, for the next chunk.
-  results.postMessage({ seq: m.seq, parsed: parseChunk(topology, m.chunk), buffer: m.chunk.buffer }, [m.chunk.buffer]);
+  results.postMessage({ seq: m.seq, packed: packer.pack(parseChunk(topology, m.chunk)), buffer: m.chunk.buffer }, [m.chunk.buffer]);
   Atomics.add(posted, 0, 1);
   Atomics.notify(posted, 0);
 });

@@ -4,6 +4,7 @@
 // nothing else to do. Results are taken by sequence number, so the caller decides the order.
 import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { WORKER_OLD_SPACE_MB } from './limits.js';
+import { Unpacker, type Packed } from './handover.js';
 import type { ParsedLine } from './parse.js';
 
 /** How long one blocking wait for a result lasts before events (a worker's failure) are looked at. */
@@ -16,6 +17,8 @@ export class ParsePool {
   private readonly workers: Worker[];
   /** One results port per worker (a port goes to one thread). */
   private readonly results: MessagePort[] = [];
+  /** One per worker: the shapes of what it packs. */
+  private readonly unpackers: Unpacker[] = [];
   private readonly done = new Map<number, readonly ParsedLine[]>();
   /**
    * Chunk buffers the workers have handed back, reused for later chunks: a fresh copy per chunk
@@ -38,6 +41,7 @@ export class ParsePool {
     this.workers = Array.from({ length: size }, () => {
       const channel = new MessageChannel();
       this.results.push(channel.port1);
+      this.unpackers.push(new Unpacker());
       const w = new Worker(url, {
         workerData: { results: channel.port2, posted: this.posted },
         transferList: [channel.port2],
@@ -71,10 +75,11 @@ export class ParsePool {
 
   /** The chunk's results if they are back (one per line), without waiting. */
   poll(seq: number): readonly ParsedLine[] | undefined {
-    for (const port of this.results) {
+    for (let w = 0; w < this.results.length; w++) {
+      const port = this.results[w]!;
       for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
-        const r = m.message as { seq: number; parsed: readonly ParsedLine[]; buffer: ArrayBuffer };
-        this.done.set(r.seq, r.parsed);
+        const r = m.message as { seq: number; packed: Packed; buffer: ArrayBuffer };
+        this.done.set(r.seq, this.unpackers[w]!.unpack(r.packed));
         this.spare.push(r.buffer);
         this.received++;
       }

@@ -48,6 +48,46 @@ describe('replay with parse workers', () => {
     }
   });
 
+  it('gives the serial output for channel events, outcomes with errors and invalid lines mixed in (--skip-invalid)', () => {
+    const base = (i: number) => `"ts":${1700000000000 + i},"runId":"r${i % 37}"`;
+    const chat = (i: number) => `"ts":${1700000000000 + i},"channel":"slack","accountId":"acc","conversationId":"c${i % 5}"`;
+    // Every run repeats one call with one result: loops are found, with warnings and blocks.
+    const same = 'y'.repeat(200);
+    const lines = Array.from({ length: 12000 }, (_, i) => {
+      const pad = 'x'.repeat(i % 300);
+      switch (i % 8) {
+        case 0:
+          return `{"type":"tool_call",${base(i)},"toolName":"read","toolCallId":"c${i}","args":{"path":"/same","pad":"${same}"}}`;
+        case 1:
+          return `{"type":"tool_outcome",${base(i)},"toolName":"read","toolCallId":"c${i - 1}","args":{"path":"/same","pad":"${same}"},"result":{"ok":1}}`;
+        case 2:
+          return `{"type":"tool_outcome",${base(i)},"toolName":"nope","argsHash":"nope:1","error":{"message":"Unknown tool: nope"},"eventId":"e${i % 50}"}`;
+        case 3:
+          return `{"type":"bot_message",${chat(i)},"senderId":"b${i % 2}","receiverId":"b${(i + 1) % 2}","eventId":"m${i % 400}","hopLimit":${i % 4}}`;
+        case 4:
+          return `{"type":"human_message",${chat(i)},"senderId":"p1"}`;
+        case 5:
+          return i % 3 === 0 ? '{not json' : `{"type":"tool_call",${base(i)},"toolName":"read"}`;
+        case 6:
+          return `{"type":"tool_call",${base(i)},"toolName":"process","args":{"action":"poll","pad":"${pad}"},"agentId":"a${i % 2}"}`;
+        default:
+          return i % 5 === 0 ? `{"type":"compaction",${base(i)}}` : '';
+      }
+    });
+    const file = join(dir, 'mixed.jsonl');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const serial = replay(file, 0, ['--skip-invalid']);
+    expect(serial.status).toBe(0);
+    expect(serial.stdout).toMatch(/"decision":"suppress"|"decision":"deliver"/);
+    expect(serial.stdout).toMatch(/"decision":"(warn|block)"/);
+    for (const workers of [1, 2]) {
+      const parallel = replay(file, workers, ['--skip-invalid']);
+      expect(parallel.status).toBe(0);
+      expect(parallel.stderr).toMatch(/parse workers started/);
+      expect(parallel.stdout === serial.stdout, `--workers ${workers}`).toBe(true);
+    }
+  });
+
   it('parses lines over 256 KB, and the lines of a worker that runs out of memory, on the folding thread, with the same output', () => {
     const call = (runId: string, args: unknown) => JSON.stringify({ type: 'tool_call', ts: 1700000000000, runId, toolName: 'read', args });
     const lines = [
