@@ -12,6 +12,11 @@ splitParsing();
 const { results, posted } = workerData as { results: MessagePort; posted: Int32Array };
 const packer = new Packer();
 
+// Ready: chunks go to a worker only from now on, so none waits for a worker still loading.
+results.postMessage({ ready: true });
+Atomics.add(posted, 0, 1);
+Atomics.notify(posted, 0);
+
 parentPort!.on('message', (m: { seq: number; chunk: Uint8Array<ArrayBuffer> }) => {
   // The chunk's buffer goes back with its results, for the next chunk.
   results.postMessage({ seq: m.seq, packed: packer.pack(parseChunk(topology, m.chunk)), buffer: m.chunk.buffer }, [m.chunk.buffer]);

@@ -31,6 +31,9 @@ export class ParsePool {
   private failed: Error | undefined;
   private next = 0;
   private received = 0;
+  /** Per worker: whether it said it is ready (loaded), and how many of its chunks are out. */
+  private readonly ready: boolean[];
+  private readonly out: number[];
 
   constructor(
     size: number,
@@ -38,6 +41,8 @@ export class ParsePool {
     heapMb: number = WORKER_OLD_SPACE_MB,
   ) {
     const url = new URL('./parseWorker.js', import.meta.url);
+    this.ready = new Array<boolean>(size).fill(false);
+    this.out = new Array<number>(size).fill(0);
     this.workers = Array.from({ length: size }, () => {
       const channel = new MessageChannel();
       this.results.push(channel.port1);
@@ -61,32 +66,57 @@ export class ParsePool {
     return this.next - this.received;
   }
 
-  /** Hands a chunk of whole lines to the next worker; its results are taken with `take`. */
+  /**
+   * Workers that have said they are ready. A worker takes 0.3-0.5 s to load on a busy machine;
+   * chunks handed to it before then had the folding thread wait for it (bench/README.md).
+   */
+  get readyWorkers(): number {
+    this.receive();
+    let n = 0;
+    for (const r of this.ready) if (r) n++;
+    return n;
+  }
+
+  /** Hands a chunk of whole lines to the ready worker with the fewest out; its results are taken with `take`. */
   submit(chunk: Buffer): number {
+    let w = -1;
+    for (let i = 0; i < this.workers.length; i++) if (this.ready[i] && (w === -1 || this.out[i]! < this.out[w]!)) w = i;
+    if (w === -1) throw new Error('no parse worker is ready');
     const seq = this.next++;
     // A copy the worker owns (the read stream's buffers may share a pool), in a spare buffer if one is big enough.
     const i = this.spare.findIndex((b) => b.byteLength >= chunk.length);
     const buffer = i >= 0 ? this.spare.splice(i, 1)[0]! : new ArrayBuffer(Math.max(chunk.length, MIN_BUFFER_BYTES));
     const owned = new Uint8Array(buffer, 0, chunk.length);
     owned.set(chunk);
-    this.workers[seq % this.workers.length]!.postMessage({ seq, chunk: owned }, [buffer]);
+    this.out[w]!++;
+    this.workers[w]!.postMessage({ seq, chunk: owned }, [buffer]);
     return seq;
   }
 
   /** The chunk's results if they are back (one per line), without waiting. */
   poll(seq: number): readonly ParsedLine[] | undefined {
-    for (let w = 0; w < this.results.length; w++) {
-      const port = this.results[w]!;
-      for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
-        const r = m.message as { seq: number; packed: Packed; buffer: ArrayBuffer };
-        this.done.set(r.seq, this.unpackers[w]!.unpack(r.packed));
-        this.spare.push(r.buffer);
-        this.received++;
-      }
-    }
+    this.receive();
     const parsed = this.done.get(seq);
     if (parsed !== undefined) this.done.delete(seq);
     return parsed;
+  }
+
+  /** Takes in what the workers have posted: results, and that they are ready. */
+  private receive(): void {
+    for (let w = 0; w < this.results.length; w++) {
+      const port = this.results[w]!;
+      for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+        const r = m.message as { ready: true } | { ready?: undefined; seq: number; packed: Packed; buffer: ArrayBuffer };
+        if (r.ready === true) {
+          this.ready[w] = true;
+          continue;
+        }
+        this.done.set(r.seq, this.unpackers[w]!.unpack(r.packed));
+        this.spare.push(r.buffer);
+        this.received++;
+        this.out[w]!--;
+      }
+    }
   }
 
   /** The chunk's results, waiting for them. */

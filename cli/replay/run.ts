@@ -61,7 +61,7 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
         pool = await startPool(most, opts.workerHeapMb);
         splitParsing();
         // Chunks read ahead of the fold: enough 112 KB chunks that each thread has the next one.
-        window = new Window(topology, pool, most, 4 + 4 * most, (e) =>
+        window = new Window(topology, pool, 4 + 4 * most, (e) =>
           log.warn({ reason: e.message }, 'a parse worker ran out of memory; parsing on this thread from here (the output is the same)'),
         );
         log.debug({ workers: most }, 'parse workers started');
@@ -80,6 +80,8 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
   } finally {
     await pool?.close();
   }
+  // A worker that failed before it was ready had no chunks; it is reported all the same.
+  window?.settle();
   progress?.stop();
   return fold.stats;
 }

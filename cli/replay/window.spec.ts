@@ -18,6 +18,8 @@ class FakePool {
   private seq = 0;
   /** Once set, no results come: the worker died with them. */
   failure: Error | undefined;
+  /** Workers that said they are ready. */
+  readyWorkers = 1;
 
   get inFlight(): number {
     return this.results.size;
@@ -59,7 +61,7 @@ const failure = (code: string) => Object.assign(new Error(code), { code });
 describe('Window', () => {
   it('parses a chunk over MAX_WORKER_CHUNK_BYTES on this thread, and folds every chunk in input order', async () => {
     const pool = new FakePool();
-    const window = new Window(topology, pool as unknown as ParsePool, 1, 8);
+    const window = new Window(topology, pool as unknown as ParsePool, 8);
     const chunks = ['a', 'b', 'big', 'c'].map((id) => Buffer.from(call(id, id === 'big' ? MAX_WORKER_CHUNK_BYTES : 10)));
     for (const c of chunks) window.add(c);
     const folded: string[] = [];
@@ -72,7 +74,7 @@ describe('Window', () => {
   it('parses the chunks of a worker that ran out of memory here, and every later chunk, in input order', async () => {
     const pool = new FakePool();
     const lost: Error[] = [];
-    const window = new Window(topology, pool as unknown as ParsePool, 1, 8, (e) => lost.push(e));
+    const window = new Window(topology, pool as unknown as ParsePool, 8, (e) => lost.push(e));
     const [a, b, c, d] = chunksOf(['a', 'b', 'c', 'd']);
     window.add(a!);
     window.add(b!);
@@ -87,9 +89,22 @@ describe('Window', () => {
     expect(pool.submitted).toEqual(['a', 'b', 'c']);
   });
 
+  it('hands no chunk to a worker before it is ready: they are parsed here, and later ones go to it once it is', async () => {
+    const pool = new FakePool();
+    pool.readyWorkers = 0;
+    const window = new Window(topology, pool as unknown as ParsePool, 8);
+    for (const chunk of chunksOf(['a', 'b', 'c'])) window.add(chunk);
+    expect(await foldAll(window)).toEqual(['a', 'a-2', 'b', 'b-2', 'c', 'c-2']);
+    expect(pool.submitted).toEqual([]);
+    pool.readyWorkers = 1;
+    for (const chunk of chunksOf(['d', 'e'])) window.add(chunk);
+    expect(await foldAll(window)).toEqual(['d', 'd-2', 'e', 'e-2']);
+    expect(pool.submitted.length).toBeGreaterThan(0);
+  });
+
   it('fails on any other worker failure', async () => {
     const pool = new FakePool();
-    const window = new Window(topology, pool as unknown as ParsePool, 1, 8);
+    const window = new Window(topology, pool as unknown as ParsePool, 8);
     for (const chunk of chunksOf(['a', 'b'])) window.add(chunk);
     pool.failure = failure('ERR_WORKER_INIT_FAILED');
     await expect(foldAll(window)).rejects.toThrow('ERR_WORKER_INIT_FAILED');

@@ -34,21 +34,17 @@ const IN_FLIGHT_PER_WORKER = 3;
 
 export class Window {
   private readonly slots: Slot[] = [];
-  private readonly inFlightMax: number;
   /** Set once a worker ran out of memory: every chunk is parsed here from then on. */
   private workersLost = false;
 
   constructor(
     private readonly topology: Topology,
     private readonly pool: ParsePool,
-    workers: number,
     /** Chunks read ahead of the fold at most (bounds memory). */
     readonly size: number,
     /** Told once, when the workers are given up. */
     private readonly onWorkersLost: (e: Error) => void = () => {},
-  ) {
-    this.inFlightMax = IN_FLIGHT_PER_WORKER * workers;
-  }
+  ) {}
 
   get full(): boolean {
     return this.slots.length >= this.size;
@@ -93,6 +89,14 @@ export class Window {
     }
   }
 
+  /**
+   * Once the pool is closed (every worker has exited, so a failure has been told): a failure not
+   * yet seen is handled as in `next`, though no chunk of the failed worker is left to parse.
+   */
+  settle(): void {
+    if (!this.workersLost && this.pool.failure !== undefined) this.loseWorkers(this.pool.failure);
+  }
+
   private parseHere(slot: Slot): void {
     slot.parsed = parseChunk(this.topology, slot.chunk!);
     slot.chunk = undefined;
@@ -122,10 +126,11 @@ export class Window {
     this.onWorkersLost(e as Error);
   }
 
-  /** Hands workers the newest chunks nobody has taken, up to their share in flight. */
+  /** Hands the workers that are ready the newest chunks nobody has taken, up to their share in flight. */
   private feedWorkers(): void {
     if (this.workersLost) return;
-    for (let i = this.slots.length - 1; i >= 0 && this.pool.inFlight < this.inFlightMax; i--) {
+    const most = IN_FLIGHT_PER_WORKER * this.pool.readyWorkers;
+    for (let i = this.slots.length - 1; i >= 0 && this.pool.inFlight < most; i--) {
       const slot = this.slots[i]!;
       if (slot.chunk === undefined || slot.chunk.length > MAX_WORKER_CHUNK_BYTES) continue;
       slot.seq = this.pool.submit(slot.chunk);
