@@ -37,14 +37,18 @@ export async function throughput({ rounds, quick }, log) {
       return { ...r, rate: events / (r.ms / 1000) };
     },
   });
+  // Raw with one parse worker too when the load left replay's default at none: what replay gives
+  // where a core is idle, in the same series.
+  const withWorker = defaultWorkers === 0 && availableParallelism() > 1;
   const steps = [
     step('parse-only raw', [PARSE_ONLY, raw.file], raw.events),
     step('replay raw', replayArgs(raw.file, defaultWorkers), raw.events),
     step('parse-only hashed', [PARSE_ONLY, hashed.file], hashed.events),
     step('replay hashed', replayArgs(hashed.file), hashed.events),
+    ...(withWorker ? [step('replay raw --workers 1', replayArgs(raw.file, 1), raw.events)] : []),
   ];
   const s = await interleaved(rounds, steps, (name, r, x) => log(`round ${r + 1} ${name}: ${fmt.rate(x.rate)}, ${fmt.ms(x.ms)}, max RSS ${fmt.mb(x.rssMB)}`));
-  const [pRaw, lRaw, pHashed, lHashed] = s.map((xs) => ({ rate: median(xs.map((x) => x.rate)), rss: median(xs.map((x) => x.rssMB)) }));
+  const [pRaw, lRaw, pHashed, lHashed, lRaw1] = s.map((xs) => ({ rate: median(xs.map((x) => x.rate)), rss: median(xs.map((x) => x.rssMB)) }));
   const size = k(raw.events);
   const workers = `--workers ${defaultWorkers} for raw input (replay's default by load average at the start of the bench, passed to every round), default (0) for pre-hashed`;
   return [
@@ -57,6 +61,19 @@ export async function throughput({ rounds, quick }, log) {
       check: (_, q) => q >= 0.45,
       note: `${workers}; medians of ${rounds}`,
     }),
+    ...(lRaw1 === undefined
+      ? []
+      : [
+          row(`replay, raw ${size} stream, --workers 1, events/s incl. start (vs read + JSON.parse only)`, {
+            value: lRaw1.rate,
+            baseline: pRaw.rate,
+            ratio: lRaw1.rate / pRaw.rate,
+            show: fmt.rate,
+            goal: '≥ 0.45',
+            check: (_, q) => q >= 0.45,
+            note: `one parse worker whatever the load; max RSS ${fmt.mb(lRaw1.rss)} (goal ≤ ${RSS_GOAL_MB} MB)`,
+          }),
+        ]),
     row(`replay, pre-hashed ${size} stream, events/s incl. start (vs read + JSON.parse only)`, {
       value: lHashed.rate,
       baseline: pHashed.rate,
