@@ -72,3 +72,39 @@ describe('SchemaCatalog.decode', () => {
     });
   }
 });
+
+describe('SchemaCatalog.register', () => {
+  /** A registry client that registers `codec` as id 9 and counts lookups by id. */
+  function registering(known: Map<number, avro.Type>) {
+    const lookups: number[] = [];
+    const registry = {
+      api: { Subject: { config: async () => ({ data: () => ({ compatibilityLevel: 'FULL_TRANSITIVE' }) }), updateConfig: async () => undefined } },
+      register: async () => ({ id: 9 }),
+      getSchema: async (id: number) => {
+        lookups.push(id);
+        return known.get(id);
+      },
+    };
+    return { catalog: new SchemaCatalog(registry as never), lookups };
+  }
+
+  it('decodes values written with the id it registered without asking the registry, and asks for other ids', async () => {
+    const { catalog: c, lookups } = registering(new Map([[7, historical('tool-event.v1')]]));
+    await c.register('loopguard.tool-events', toolEventCodec, 'FULL_TRANSITIVE' as never);
+    const avroValue = toolEventCodec.toAvro({ type: 'tool_call', ts: 1_700_000_000_000, runId: 'r1', toolName: 'read', args: { path: 'a.ts' } } as never);
+    const own = frame(9, toolEventCodec.type.toBuffer(avroValue));
+    const expected = toolEventCodec.fromAvro(avroValue);
+    expect(expected).toMatchObject({ type: 'tool_call', runId: 'r1' });
+    // Known at once: no promise, no lookup.
+    expect(c.decodeCached(own, toolEventCodec)).toEqual(expected);
+    expect(await c.decode(own, toolEventCodec)).toEqual(expected);
+    expect(lookups).toEqual([]);
+    // Another writer's id is still looked up, once.
+    const old = historical('tool-event.v1');
+    const other = frame(7, old.toBuffer(old.random()));
+    expect(c.decodeCached(other, toolEventCodec)).toBeUndefined();
+    // (random fields need not map to an event: only the lookups count here)
+    for (let i = 0; i < 2; i++) await c.decode(other, toolEventCodec).catch(() => undefined);
+    expect(lookups).toEqual([7]);
+  });
+});

@@ -98,6 +98,10 @@ export class SchemaCatalog {
         await this.settleCompatibility(subject, compatibility);
         const { id } = await this.registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(codec.schema) }, { subject, compatibility });
         this.ids.set(subject, id);
+        // The registry gives one id to one schema, so values written with this id need no
+        // lookup: the first record of a producer that uses loopguard's own schema (the SDK,
+        // the CLI) decodes without waiting for the registry.
+        this.readersOf(codec.type).set(id, codec.type);
         return id;
       } catch (e) {
         const failure = registrationFailure(e);
@@ -191,9 +195,14 @@ export class SchemaCatalog {
     }
   }
 
+  private readersOf(type: avro.Type): Map<number, avro.Type | avro.Resolver> {
+    let byId = this.readers.get(type);
+    if (byId === undefined) this.readers.set(type, (byId = new Map()));
+    return byId;
+  }
+
   private async readerFor(id: number, codec: ValueCodec): Promise<avro.Type | avro.Resolver> {
-    let byId = this.readers.get(codec.type);
-    if (byId === undefined) this.readers.set(codec.type, (byId = new Map()));
+    const byId = this.readersOf(codec.type);
     const cached = byId.get(id);
     if (cached !== undefined) return cached;
     let writer: avro.Type;
