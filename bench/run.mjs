@@ -30,7 +30,8 @@ Measures every figure of issue 11 against its baseline in the same run and print
   startup  replay of a one-line file vs bare \`node -e 0\` (10 of each, interleaved)
   memory   heap per active run: 100k live runs of 2 calls, 20k of 30 (history full)
   kafka    bench/runtime.mjs: loopguard run at-least-once and exactly-once vs a same-client
-           pass-through (throughput, p99 at 1,000 events/s), restore of 100k keys (~6 min); uses
+           pass-through (throughput, p99 at 1,000 events/s, the first 2 s of that traffic
+           after start apart), restore of 100k keys (~6 min); uses
            KAFKA_BROKERS + SCHEMA_REGISTRY_URL, or starts (and then stops) scripts/stack.mjs
            in LOOPGUARD_STACK_DIR (default .stack; needs java and mvn)
 
