@@ -12,7 +12,9 @@ const INVALID = -2;
 /**
  * An object whose values are flattened: a plain object (prototype Object.prototype), what
  * validation builds. Its own enumerable string keys are what travel, as with structured clone.
- * Anything else is passed as it is, for structured clone to copy.
+ * Anything else is passed whole, for structured clone to copy, with structured clone's
+ * losses (an object without a prototype, say, arrives with Object.prototype); validation
+ * builds no such values, so no event loses anything the serial path keeps.
  */
 function flattenable(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
