@@ -74,22 +74,8 @@ function writePlainArray(items: readonly unknown[], depth: number): string | typ
 }
 
 function writePlainObject(obj: object, depth: number): string | typeof NOT_PLAIN {
-  const proto = Object.getPrototypeOf(obj);
-  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
-  const keys = Object.keys(obj);
-  let inOrder = true;
-  let indexLike = false;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    if (!k.isWellFormed()) return NOT_PLAIN;
-    if (i > 0 && keys[i - 1]! > k) inOrder = false;
-    if (!indexLike && INDEX_LIKE.test(k)) indexLike = true;
-  }
-  if (!inOrder) {
-    // An object orders index-like keys numerically whatever the insertion order.
-    if (indexLike) return NOT_PLAIN;
-    keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  }
+  const keys = plainKeys(obj);
+  if (keys === undefined) return NOT_PLAIN;
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
@@ -98,6 +84,27 @@ function writePlainObject(obj: object, depth: number): string | typeof NOT_PLAIN
     out += (i === 0 ? '' : ',') + quote(k) + ':' + v;
   }
   return out + '}';
+}
+
+/** A plain object's keys in canonical order; undefined when the fast path cannot write it. */
+function plainKeys(obj: object): string[] | undefined {
+  const proto = Object.getPrototypeOf(obj);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const keys = Object.keys(obj);
+  let inOrder = true;
+  let indexLike = false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (!k.isWellFormed()) return undefined;
+    if (i > 0 && keys[i - 1]! > k) inOrder = false;
+    if (!indexLike && INDEX_LIKE.test(k)) indexLike = true;
+  }
+  if (!inOrder) {
+    // An object orders index-like keys numerically whatever the insertion order.
+    if (indexLike) return undefined;
+    keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+  return keys;
 }
 
 /** JSON.stringify of a well-formed string; long strings without anything to escape are only quoted. */
@@ -197,4 +204,158 @@ function writeEntries(entries: ReadonlyArray<readonly [string, unknown]>, path: 
     out += str(k) + ':' + write(v, path);
   }
   return out + '}';
+}
+
+// The fast path again, for hashing: the canonical text's UTF-8 bytes written straight into one
+// reused buffer, which is what SHA-256 reads. Building the text as a string cost a copy of every
+// long string to check it for escapes, the concatenations, flattening them, and the UTF-8
+// conversion inside the hash (bench/README.md, eleventh round). UTF-8 writes '"', '\\' and
+// U+0000–U+001F as those single bytes and never uses bytes below 0x80 inside a longer sequence,
+// so a string needs JSON's escapes exactly when its bytes hold one of those: then it is written
+// again as JSON.stringify gives it. The same values as writePlain take this path, with the same
+// text; any other value returns undefined and is hashed from canonicalJson.
+const KEEP_BYTES = 1 << 16;
+
+// Buffer#write's own methods per encoding, without its argument checks (a tenth of the hashing
+// of a raw event, profiled); the room is checked here. Every Node release has them, but they are
+// not documented, so `write` stands in if one is missing.
+type Write = (this: Buffer, s: string, offset: number, length: number) => number;
+const own = Buffer.prototype as unknown as { utf8Write?: Write; latin1Write?: Write };
+const utf8Write: Write =
+  typeof own.utf8Write === 'function'
+    ? own.utf8Write
+    : function (this: Buffer, s, offset, length) {
+        return this.write(s, offset, length, 'utf8');
+      };
+const latin1Write: Write =
+  typeof own.latin1Write === 'function'
+    ? own.latin1Write
+    : function (this: Buffer, s, offset, length) {
+        return this.write(s, offset, length, 'latin1');
+      };
+let bytes: Buffer = Buffer.allocUnsafeSlow(KEEP_BYTES);
+let bytesWords: Uint32Array = new Uint32Array(bytes.buffer, 0, bytes.length >>> 2);
+let at = 0;
+
+/**
+ * canonicalJson(value) as UTF-8 bytes, when it is a value shaped as JSON.parse makes them;
+ * undefined otherwise. The bytes are a view of a buffer the next call writes over.
+ */
+export function canonicalUtf8(value: unknown): Uint8Array | undefined {
+  at = 0;
+  try {
+    if (!putPlain(value, 0)) return undefined;
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+    return undefined;
+  }
+  const view = bytes.subarray(0, at);
+  // A huge value's buffer goes with its view: the next call starts small again.
+  if (bytes.length > KEEP_BYTES) setBytes(Buffer.allocUnsafeSlow(KEEP_BYTES));
+  return view;
+}
+
+function setBytes(b: Buffer): void {
+  bytes = b;
+  bytesWords = new Uint32Array(b.buffer, 0, b.length >>> 2);
+}
+
+/** Room for `n` more bytes. */
+function room(n: number): void {
+  if (at + n <= bytes.length) return;
+  const grown = Buffer.allocUnsafeSlow(Math.max(2 * bytes.length, at + n + 8));
+  bytes.copy(grown, 0, 0, at);
+  setBytes(grown);
+}
+
+function putAscii(s: string): void {
+  room(s.length);
+  at += latin1Write.call(bytes, s, at, bytes.length - at);
+}
+
+function putByte(b: number): void {
+  room(1);
+  bytes[at++] = b;
+}
+
+function putPlain(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() && (putString(value), true);
+    case 'number':
+      if (!Number.isFinite(value)) return false;
+      putAscii(String(value));
+      return true;
+    case 'boolean':
+      putAscii(value ? 'true' : 'false');
+      return true;
+    case 'object':
+      if (value === null) {
+        putAscii('null');
+        return true;
+      }
+      if (depth >= MAX_DEPTH) throw TOO_DEEP;
+      return Array.isArray(value) ? putPlainArray(value, depth) : putPlainObject(value, depth);
+    default:
+      return false;
+  }
+}
+
+function putPlainArray(items: readonly unknown[], depth: number): boolean {
+  if (Object.getPrototypeOf(items) !== Array.prototype) return false;
+  putByte(0x5b); // [
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) putByte(0x2c); // ,
+    if (!putPlain(items[i], depth + 1)) return false;
+  }
+  putByte(0x5d); // ]
+  return true;
+}
+
+function putPlainObject(obj: object, depth: number): boolean {
+  const keys = plainKeys(obj);
+  if (keys === undefined) return false;
+  putByte(0x7b); // {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (i > 0) putByte(0x2c); // ,
+    putString(k);
+    putByte(0x3a); // :
+    if (!putPlain((obj as Record<string, unknown>)[k], depth + 1)) return false;
+  }
+  putByte(0x7d); // }
+  return true;
+}
+
+/** A well-formed string, quoted and escaped as JSON.stringify writes it. */
+function putString(s: string): void {
+  const start = at;
+  room(3 * s.length + 2);
+  bytes[at++] = 0x22;
+  at += utf8Write.call(bytes, s, at, bytes.length - at);
+  if (!plainBytes(start + 1, at)) {
+    at = start;
+    const quoted = JSON.stringify(s);
+    room(3 * quoted.length);
+    at += utf8Write.call(bytes, quoted, at, bytes.length - at);
+    return;
+  }
+  bytes[at++] = 0x22;
+}
+
+const escapes = (b: number): boolean => b < 0x20 || b === 0x22 || b === 0x5c;
+
+/** No byte in [from, to) needs an escape (four at a time, as needsEscape; a false alarm only costs a rewrite). */
+function plainBytes(from: number, to: number): boolean {
+  let i = from;
+  for (; i < to && (i & 3) !== 0; i++) if (escapes(bytes[i]!)) return false;
+  const whole = to >>> 2;
+  for (let w = i >>> 2; w < whole; w++) {
+    const x = bytesWords[w]!;
+    const q = x ^ 0x22222222;
+    const b = x ^ 0x5c5c5c5c;
+    if ((((x - 0x20202020) & ~x) | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b)) & 0x80808080) return false;
+  }
+  for (i = Math.max(i, whole << 2); i < to; i++) if (escapes(bytes[i]!)) return false;
+  return true;
 }

@@ -4,9 +4,9 @@
 // inside the fold, and the processor only ever sees hashes.
 import { declare, f, invalid, isRecord, rowValidator, type Parsed, type Shape } from '../kernel/contract.js';
 import { ArgsHashMemo } from './argsMemo.js';
-import { canonicalJson } from './canonical.js';
-import { actionOf, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
-import { sha256 } from './sha256.js';
+import { canonicalJson, canonicalUtf8 } from './canonical.js';
+import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
+import { sha256, sha256Bytes } from './sha256.js';
 import { transientOutcome } from './transient.js';
 
 /** Hashes are `<toolName>:` + 64 hex digits when loopguard computes them; runners may send their own. */
@@ -197,9 +197,10 @@ export function setArgsMemoBudget(chars: number): void {
 /** hashArgs of a call's arguments; remembered for its outcome. */
 function callArgsHash(toolCallId: string | undefined, toolName: string, args: unknown): string {
   try {
-    const text = canonicalJson(args);
-    const hash = `${toolName}:${sha256(text)}`;
-    if (toolCallId !== undefined) memo.remember(toolCallId, toolName, args, hash, text.length);
+    const bytes = canonicalUtf8(args);
+    const text = bytes === undefined ? canonicalJson(args) : undefined;
+    const hash = `${toolName}:${text === undefined ? sha256Bytes(bytes!) : sha256(text)}`;
+    if (toolCallId !== undefined) memo.remember(toolCallId, toolName, args, hash, text === undefined ? bytes!.length : text.length);
     return hash;
   } catch (e) {
     throw new HashInputError('args', e as Error);
@@ -210,7 +211,7 @@ function callArgsHash(toolCallId: string | undefined, toolName: string, args: un
 function outcomeArgsHash(toolCallId: string | undefined, toolName: string, args: unknown): string {
   try {
     const known = toolCallId !== undefined ? memo.take(toolCallId, toolName, args) : undefined;
-    return known ?? `${toolName}:${sha256(canonicalJson(args))}`;
+    return known ?? hashArgs(toolName, args);
   } catch (e) {
     throw new HashInputError('args', e as Error);
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { writeCanonical } from './canonical.js';
+import { canonicalUtf8, writeCanonical } from './canonical.js';
 import { canonicalJson, hashArgs, hashOutcome, hashValue, unknownToolNameOf } from './hashing.js';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -39,6 +39,66 @@ describe('canonical JSON', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+  it('writes the UTF-8 of canonical JSON on its byte path, for every value it takes, and takes every JSON value', () => {
+    const keys = fc.oneof(fc.string(), fc.constantFrom('__proto__', '0', '1', '10', '9', '01', 'a\uD800', 'b'));
+    const leaf = fc.oneof(fc.string({ unit: 'binary' }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+    const value = fc.letrec((tie) => ({
+      any: fc.oneof({ depthSize: 'small' }, leaf, tie('arr'), tie('obj')),
+      arr: fc.array(tie('any'), { maxLength: 4 }),
+      obj: fc.dictionary(keys, tie('any'), { maxKeys: 5, noNullPrototype: false }),
+    })).any;
+    let taken = 0;
+    fc.assert(
+      fc.property(value, (v) => {
+        const bytes = canonicalUtf8(v);
+        if (bytes === undefined) return;
+        taken++;
+        expect(Buffer.from(bytes).toString('utf8')).toBe(writeCanonical(v));
+        expect(hashValue(v)).toBe(sha(writeCanonical(v)));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(taken).toBeGreaterThan(500);
+    // Everything JSON.parse makes takes it, but for lone surrogates and index-like keys out of order.
+    const key = fc.string().filter((k) => !/^(?:0|[1-9]\d{0,9})$/.test(k));
+    const json = fc.letrec((tie) => ({
+      any: fc.oneof({ depthSize: 'small' }, fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie('arr'), tie('obj')),
+      arr: fc.array(tie('any'), { maxLength: 4 }),
+      obj: fc.dictionary(key, tie('any'), { maxKeys: 5 }),
+    })).any;
+    fc.assert(
+      fc.property(json, (v) => {
+        const bytes = canonicalUtf8(v);
+        expect(bytes && Buffer.from(bytes).toString('utf8')).toBe(writeCanonical(v));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('escapes on its byte path exactly as JSON.stringify does, at any byte alignment', () => {
+    // Bytes are checked four at a time from 4-aligned offsets, one at a time at either end: a
+    // key of 0-7 characters moves the string across every alignment.
+    const special = fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', 'é', '\u0122', '\u2028', '😀', '#', ' ', 'a');
+    const text = fc.tuple(fc.string({ maxLength: 90 }), fc.array(fc.tuple(fc.nat(), special), { maxLength: 3 })).map(([base, inserts]) => {
+      let s = base;
+      for (const [at, c] of inserts) s = s.slice(0, at % (s.length + 1)) + c + s.slice(at % (s.length + 1));
+      return s;
+    });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 7 }), text, (k, s) => {
+        const v = { [k]: s, z: [s] };
+        const bytes = canonicalUtf8(v);
+        if (!s.isWellFormed() || !k.isWellFormed()) expect(bytes).toBeUndefined();
+        else expect(bytes && Buffer.from(bytes).toString('utf8')).toBe(writeCanonical(v));
+      }),
+      { numRuns: 4000 },
+    );
+  });
+  it('writes values larger than its buffer, and small ones after them', () => {
+    const big = { a: 'x'.repeat(100_000) + '"', b: ['é'.repeat(50_000)] };
+    expect(Buffer.from(canonicalUtf8(big)!).toString('utf8')).toBe(writeCanonical(big));
+    expect(hashValue(big)).toBe(sha(writeCanonical(big)));
+    expect(Buffer.from(canonicalUtf8({ b: 1 })!).toString('utf8')).toBe('{"b":1}');
   });
   it('sorts keys by JS string order and writes no whitespace', () => {
     expect(canonicalJson({ b: 1, a: [true, null, 'x'], B: { d: 2, c: 1 } })).toBe('{"B":{"c":1,"d":2},"a":[true,null,"x"],"b":1}');

@@ -1,13 +1,14 @@
 // The hashes tool-loop detection compares (docs/behaviour.md §2.2). Public API: agent runners that send
 // `argsHash` / `resultHash` instead of raw values compute them with these same functions.
-import { canonicalJson, MAX_DEPTH } from './canonical.js';
-import { sha256 } from './sha256.js';
+import { canonicalJson, canonicalUtf8, MAX_DEPTH } from './canonical.js';
+import { sha256, sha256Bytes } from './sha256.js';
 
 export { canonicalJson } from './canonical.js';
 
 /** Lowercase hex SHA-256 of the canonical JSON of `value`. */
 export function hashValue(value: unknown): string {
-  return sha256(canonicalJson(value));
+  const bytes = canonicalUtf8(value);
+  return bytes !== undefined ? sha256Bytes(bytes) : sha256(canonicalJson(value));
 }
 
 /** `<toolName>:` + hash of the args. */
