@@ -44,6 +44,7 @@ import { partitionFor } from '../dist/topology/partitioner.js';
 import { connectKafka } from '../dist/topology/runtime/kafkajs/index.js';
 import { topicSpecs } from '../dist/topology/runtime/wiring.js';
 import { hashedCall, worldConfig } from './lib/backlog.mjs';
+import { cpuSampler } from './lib/cpu.mjs';
 
 const HELP = `usage: node bench/runtime.mjs [options]     (needs npm run build, and a broker + registry:
 KAFKA_BROKERS and SCHEMA_REGISTRY_URL, or .stack/env from npm run stack:up)
@@ -126,6 +127,22 @@ const env = process.env.KAFKA_BROKERS
         .split('\n')
         .map((l) => l.split('=')),
     );
+/**
+ * The broker's pid when it is the one scripts/stack.mjs runs in LOOPGUARD_STACK_DIR (default
+ * .stack) and this run uses it: its CPU is then reported apart. Undefined for any other broker.
+ */
+const BROKER_PID = (() => {
+  const dir = process.env.LOOPGUARD_STACK_DIR ?? '.stack';
+  try {
+    const stackEnv = readFileSync(join(dir, 'env'), 'utf8');
+    if (!stackEnv.includes(`KAFKA_BROKERS=${env.KAFKA_BROKERS}\n`)) return undefined;
+    const pid = Number(readFileSync(join(dir, 'kafka.pid'), 'utf8').trim());
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+})();
 const log = createLogger({ log: { level: 'warn', redact: true } }, 'bench');
 const progress = (msg) => process.stderr.write(`runtime: ${msg}\n`);
 const worlds = [];
@@ -210,6 +227,7 @@ function startLoopguard(w, { logs = false, main = 'dist/cli/main.js' } = {}) {
     stderr += d;
   });
   return {
+    pid: child.pid,
     failed: () => (exited === null ? undefined : `loopguard run exited with ${exited}`),
     /** Date.now() once /readyz answers 200: the group is joined and every partition restored. */
     ready: async () => {
@@ -280,9 +298,12 @@ async function throughput(p) {
     if (seen++ === 0) first = now;
     last = now;
   });
-  const stage = await p.start(w, s.kafka);
+  let stage;
+  const cpu = cpuSampler(() => ({ broker: BROKER_PID, stage: stage?.pid }), 25);
+  stage = await p.start(w, s.kafka);
   const readyAt = await stage.ready();
   await waitUntil(`${p.label} throughput`, () => seen >= EVENTS, stage.failed);
+  cpu.stop();
   const restoredAt = stage.restoredAt?.(w.config.topics.toolEvents) ?? readyAt;
   // Two rates, both without start-up (process, schema registration, group join, restore).
   // From the first output to the last leaves out the first batch's processing too, which
@@ -298,7 +319,12 @@ async function throughput(p) {
   const changelogRecords = [...(await s.kafka.watermarks(changelog)).values()].reduce((n, m) => n + m.high - m.low, 0);
   await s.sender.close();
   await s.kafka.close();
-  return { rate, fromReady, changelogRecords, readyLagMs: readyAt - Math.min(readyAt, restoredAt) };
+  // CPU in the same window, per event: the machine's, and the broker's, loopguard's and this
+  // process's (the reader, and the pass-through itself) apart.
+  const spent = cpu.between(Math.min(readyAt, restoredAt), last);
+  const perEvent = Object.fromEntries(Object.entries(spent).flatMap(([k, ms]) => (k === 'ms' || ms === undefined ? [] : [[k, Math.round((ms * 1000) / EVENTS)]])));
+  const cores = spent.machine === undefined ? undefined : Number((spent.machine / spent.ms).toFixed(2));
+  return { rate, fromReady, changelogRecords, readyLagMs: readyAt - Math.min(readyAt, restoredAt), cpuUsPerEvent: perEvent, busyCores: cores };
 }
 
 async function latency(p) {
@@ -455,6 +481,7 @@ async function main() {
     throughput: {},
     throughputFromReady: {},
     changelog: {},
+    cpu: {},
     latency: {},
     restore: [],
   };
@@ -462,17 +489,22 @@ async function main() {
     out.throughput[p.key] = [];
     out.throughputFromReady[p.key] = [];
     out.changelog[p.key] = [];
+    out.cpu[p.key] = [];
     out.latency[p.key] = [];
   }
   for (let round = 0; round < ROUNDS; round++) {
     const order = CHOSEN.map((_, i) => CHOSEN[(i + round) % CHOSEN.length]);
     for (const p of PARTS.has('throughput') ? order : []) {
-      const { rate, fromReady, changelogRecords, readyLagMs } = await throughput(p);
+      const { rate, fromReady, changelogRecords, readyLagMs, cpuUsPerEvent, busyCores } = await throughput(p);
       out.throughput[p.key].push(rate);
+      out.cpu[p.key].push({ usPerEvent: cpuUsPerEvent, busyCores });
       out.throughputFromReady[p.key].push(fromReady);
       out.changelog[p.key].push(changelogRecords);
       progress(
-        `round ${round + 1} throughput ${p.name}: ${Math.round(rate)} events/s first to last output, ${Math.round(fromReady)} from ready (/readyz ${readyLagMs} ms later), ${changelogRecords} changelog records`,
+        `round ${round + 1} throughput ${p.name}: ${Math.round(rate)} events/s first to last output, ${Math.round(fromReady)} from ready (/readyz ${readyLagMs} ms later), ${changelogRecords} changelog records; ` +
+          `CPU µs per event from ready ${Object.entries(cpuUsPerEvent)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')} (${busyCores} cores busy)`,
       );
     }
     for (const p of PARTS.has('latency') ? order : []) {

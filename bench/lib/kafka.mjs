@@ -61,6 +61,27 @@ function runtimeBench(args, env, log) {
 }
 
 const GOALS = { atLeastOnce: 0.8, exactlyOnce: 0.6 };
+
+/**
+ * Where the machine's CPU went per event in the same window (from ready to the last output),
+ * medians: loopguard's process, the broker, and the bench process (which reads the outputs, and
+ * is the pass-through itself in its runs).
+ */
+function cpuNote(r, key) {
+  const cpu = r.cpu?.[key];
+  const pt = r.cpu?.passThrough;
+  if (!cpu?.length || !pt?.length) return undefined;
+  const us = (runs, k) => median(runs.map((c) => c.usPerEvent[k]).filter((v) => v !== undefined));
+  const part = (k, label) => (Number.isFinite(us(cpu, k)) ? `${label} ${us(cpu, k)}` : undefined);
+  const parts = [part('stage', 'loopguard'), part('broker', 'broker'), part('bench', 'reader')].filter(Boolean).join(', ');
+  const ptParts = [
+    Number.isFinite(us(pt, 'bench')) ? `pass-through with reader ${us(pt, 'bench')}` : undefined,
+    Number.isFinite(us(pt, 'broker')) ? `broker ${us(pt, 'broker')}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `CPU µs per event: machine ${us(cpu, 'machine')} (${parts}; ${median(cpu.map((c) => c.busyCores))} cores busy) against the pass-through's ${us(pt, 'machine')} (${ptParts}; ${median(pt.map((c) => c.busyCores))} cores busy)`;
+}
 const P99_GOAL = 2;
 const RESTORE_GOAL_MS = 5000;
 
@@ -97,7 +118,7 @@ export async function kafkaPath({ rounds, quick }, log, cleanups) {
         show: fmt.rate,
         goal: `≥ ${GOALS[key]}`,
         check: (_, q) => q >= GOALS[key],
-        note: key === 'atLeastOnce' ? note : undefined,
+        note: [key === 'atLeastOnce' ? note : undefined, cpuNote(r, key)].filter(Boolean).join('; '),
       }),
     );
   }
