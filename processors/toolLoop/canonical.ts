@@ -236,18 +236,26 @@ const latin1Write: Write =
 let bytes: Buffer = Buffer.allocUnsafeSlow(KEEP_BYTES);
 let bytesWords: Uint32Array = new Uint32Array(bytes.buffer, 0, bytes.length >>> 2);
 let at = 0;
+/** Set while canonicalUtf8 writes. */
+let writing = false;
 
 /**
  * canonicalJson(value) as UTF-8 bytes, when it is a value shaped as JSON.parse makes them;
  * undefined otherwise. The bytes are a view of a buffer the next call writes over.
  */
 export function canonicalUtf8(value: unknown): Uint8Array | undefined {
+  // A getter or a proxy trap met while writing (the SDK hashes its caller's values) may hash
+  // something itself: that inner call takes the string path and leaves this buffer alone.
+  if (writing) return undefined;
+  writing = true;
   at = 0;
   try {
     if (!putPlain(value, 0)) return undefined;
   } catch (e) {
     if (e !== TOO_DEEP) throw e;
     return undefined;
+  } finally {
+    writing = false;
   }
   const view = bytes.subarray(0, at);
   // A huge value's buffer goes with its view: the next call starts small again.

@@ -94,6 +94,19 @@ describe('canonical JSON', () => {
       { numRuns: 4000 },
     );
   });
+  it('hashes right when a getter met while writing hashes something itself', () => {
+    const inner = { b: 'x'.repeat(100), c: [1, 2] };
+    const outer = {
+      a: 'before',
+      get m() {
+        return hashValue(inner);
+      },
+      z: 'after',
+    };
+    const plain = { a: 'before', m: sha(writeCanonical(inner)), z: 'after' };
+    expect(hashValue(outer)).toBe(sha(writeCanonical(plain)));
+    expect(hashValue(outer)).toBe(hashValue(plain));
+  });
   it('writes values larger than its buffer, and small ones after them', () => {
     const big = { a: 'x'.repeat(100_000) + '"', b: ['é'.repeat(50_000)] };
     expect(Buffer.from(canonicalUtf8(big)!).toString('utf8')).toBe(writeCanonical(big));
