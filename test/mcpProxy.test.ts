@@ -6,9 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
-import { collectDecisions, infraEnv, lg, lgOk, ready, waitFor, world, type World } from './helpers/harness.js';
+import {
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  type CallToolResult,
+  type LoggingMessageNotification,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { toolEventCodec } from '../schemas/codecs.js';
+import { collectDecisions, infraEnv, lg, lgOk, ready, session, waitFor, world, type World } from './helpers/harness.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -77,6 +85,21 @@ const gone = (pid: number) => {
   }
 };
 
+/** The tool events the proxy published, read from the beginning for as long as the test runs. */
+async function toolEvents(w: World): Promise<Array<Record<string, unknown>>> {
+  const { kafka, catalog } = session(w);
+  const events: Array<Record<string, unknown>> = [];
+  const consumer = kafka.groupConsumer(`${w.name}-events`, { topics: [w.config.topics.toolEvents], fromBeginning: true, readCommitted: false });
+  onTestFinished(() => consumer.stop());
+  await consumer.run({
+    onBatch: async (b) => {
+      for (const r of b.records) events.push(await catalog.decode(r.value, toolEventCodec));
+      return b.records.at(-1)?.offset;
+    },
+  });
+  return events;
+}
+
 async function started(w: World) {
   await lgOk(['topics', 'create', '--config', w.configFile]);
   await ready(lg(['run', '--config', w.configFile]));
@@ -130,7 +153,7 @@ describe('loopguard mcp-proxy', () => {
       expect(viaProxy).toEqual(straight);
       return viaProxy;
     };
-    expect((await both((c) => c.listTools())).tools.map((t) => t.name)).toEqual(['read', 'echo', 'roots', 'crash']);
+    expect((await both((c) => c.listTools())).tools.map((t) => t.name)).toEqual(['read', 'echo', 'roots', 'work', 'crash']);
     await both((c) => c.callTool({ name: 'echo', arguments: { text: 'héllo' } }));
     await both((c) => c.listResources());
     await both((c) => c.listResourceTemplates());
@@ -139,6 +162,18 @@ describe('loopguard mcp-proxy', () => {
     await both((c) => c.listPrompts());
     expect(await both((c) => c.getPrompt({ name: 'greet', arguments: { name: 'Ada' } }))).toMatchObject({ messages: [{ content: { text: 'Say hello to Ada.' } }] });
     await both((c) => c.setLoggingLevel('debug'));
+    // Progress of a call, and the server's log messages, reach the client as they would directly.
+    const heard = new Map<Client, { progress: Progress[]; logs: LoggingMessageNotification['params'][] }>();
+    for (const c of [client, plain]) {
+      const h = { progress: [] as Progress[], logs: [] as LoggingMessageNotification['params'][] };
+      heard.set(c, h);
+      c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void h.logs.push(n.params));
+    }
+    await both((c) => c.callTool({ name: 'work', arguments: { steps: 3 } }, undefined, { onprogress: (p) => heard.get(c)!.progress.push(p) }));
+    await waitFor('the log messages', () => heard.get(client)!.logs.length > 0 && heard.get(plain)!.logs.length > 0);
+    expect(heard.get(client)).toEqual(heard.get(plain));
+    expect(heard.get(client)!.progress.map((p) => p.progress)).toEqual([1, 2, 3]);
+    expect(heard.get(client)!.logs).toEqual([{ level: 'info', data: 'worked 3 steps' }]);
     // An unknown tool is the server's to refuse, through the proxy as directly.
     await both((c) => c.callTool({ name: 'nope', arguments: {} }));
     // The server asks the client for its roots while answering a call.
@@ -171,12 +206,18 @@ describe('loopguard mcp-proxy', () => {
     const w = world('mcp-close', policy);
     await started(w);
     const count = counter();
-    const { client, transport } = await throughProxy(w, count.file, ['--failure', 'closed', '--timeout-ms', '15000']);
+    const { client, transport } = await throughProxy(w, count.file, ['--failure', 'closed', '--timeout-ms', '15000', '--agent', 'reviewer']);
     expect((await read(client)).isError).toBeUndefined();
     const proxyPid = transport.pid!;
     await client.close();
     await waitFor('the proxy to exit', () => gone(proxyPid));
     await waitFor('the server to exit', () => gone(count.pid()));
+    // The session's run ended in loopguard too.
+    const events = await toolEvents(w);
+    await waitFor('the run_end', () => events.some((e) => e.type === 'run_end'));
+    const runEnd = events.find((e) => e.type === 'run_end')!;
+    expect(runEnd).toMatchObject({ sessionKey: 'mcp:proxy-test', agentId: 'reviewer' });
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ sessionKey: 'mcp:proxy-test', runId: runEnd.runId, agentId: 'reviewer', toolName: 'read' });
   });
 
   it('follows --failure when loopguard does not answer: open runs the call, closed blocks it', async () => {

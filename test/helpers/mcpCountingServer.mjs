@@ -2,10 +2,12 @@
 // A real MCP server, written with the SDK, for the proxy tests: it appends the name of every
 // tool call it receives to the file given as its first argument, so a test can count what
 // reached it. `read` always returns the same text (a loop with no progress); `echo` returns its
-// arguments; `roots` asks the client for its roots; `crash` exits with code 3 mid-call.
+// arguments; `roots` asks the client for its roots; `work` reports
+// progress and logs; `crash` exits with code 3 mid-call.
 import { appendFileSync } from 'node:fs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 const countFile = process.argv[2];
@@ -27,6 +29,18 @@ server.registerTool('roots', { description: "Lists the client's roots" }, async 
   counted('roots');
   const roots = await extra.sendRequest({ method: 'roots/list' }, z.object({ roots: z.array(z.object({ uri: z.string(), name: z.string().optional() })) }));
   return { content: [{ type: 'text', text: JSON.stringify(roots.roots) }] };
+});
+server.registerTool('work', { description: 'Reports progress, then logs, while working', inputSchema: { steps: z.number() } }, async ({ steps }, extra) => {
+  counted('work');
+  const token = extra._meta?.progressToken;
+  for (let i = 1; i <= steps && token !== undefined; i++)
+    await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps } });
+  await server.sendLoggingMessage({ level: 'info', data: `worked ${steps} steps` });
+  // A round trip before the result: the SDK hands notifications to their handlers a microtask
+  // after it settles a response read in the same chunk, so a result sent right behind them
+  // would end the call before its last progress reports were seen.
+  await extra.sendRequest({ method: 'ping' }, EmptyResultSchema);
+  return { content: [{ type: 'text', text: `done ${steps}` }] };
 });
 server.registerTool('crash', { description: 'Exits with code 3 while answering' }, async () => {
   counted('crash');
