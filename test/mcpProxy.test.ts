@@ -202,22 +202,30 @@ describe('loopguard mcp-proxy', () => {
     expect(String((error as Error).message)).toMatch(/cannot start the MCP server: the MCP server `no-such-mcp-server-xyz --flag` .*ENOENT/);
   });
 
-  it('exits when the client goes away, ending the server too', async () => {
+  it('exits when the client goes away, or on SIGTERM, ending the server and the run', async () => {
     const w = world('mcp-close', policy);
     await started(w);
-    const count = counter();
-    const { client, transport } = await throughProxy(w, count.file, ['--failure', 'closed', '--timeout-ms', '15000', '--agent', 'reviewer']);
-    expect((await read(client)).isError).toBeUndefined();
-    const proxyPid = transport.pid!;
-    await client.close();
-    await waitFor('the proxy to exit', () => gone(proxyPid));
-    await waitFor('the server to exit', () => gone(count.pid()));
-    // The session's run ended in loopguard too.
     const events = await toolEvents(w);
-    await waitFor('the run_end', () => events.some((e) => e.type === 'run_end'));
-    const runEnd = events.find((e) => e.type === 'run_end')!;
-    expect(runEnd).toMatchObject({ sessionKey: 'mcp:proxy-test', agentId: 'reviewer' });
-    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ sessionKey: 'mcp:proxy-test', runId: runEnd.runId, agentId: 'reviewer', toolName: 'read' });
+    const sessions = [];
+    for (const agent of ['reviewer', 'ops']) {
+      const count = counter();
+      const proxied = await throughProxy(w, count.file, ['--failure', 'closed', '--timeout-ms', '15000', '--agent', agent]);
+      expect((await read(proxied.client)).isError).toBeUndefined();
+      sessions.push({ agent, count, pid: proxied.transport.pid!, client: proxied.client });
+    }
+    const [closed, signalled] = sessions;
+    await closed!.client.close();
+    process.kill(signalled!.pid, 'SIGTERM');
+    for (const s of sessions) {
+      await waitFor(`the ${s.agent} proxy to exit`, () => gone(s.pid));
+      await waitFor(`the ${s.agent} server to exit`, () => gone(s.count.pid()));
+      // The session's run ended in loopguard too: one run_end with the run id of its calls.
+      await waitFor(`the ${s.agent} run_end`, () => events.some((e) => e.type === 'run_end' && e.agentId === s.agent));
+      const runEnd = events.find((e) => e.type === 'run_end' && e.agentId === s.agent)!;
+      expect(runEnd).toMatchObject({ sessionKey: 'mcp:proxy-test' });
+      expect(events.find((e) => e.type === 'tool_call' && e.agentId === s.agent)).toMatchObject({ sessionKey: 'mcp:proxy-test', runId: runEnd.runId, toolName: 'read' });
+    }
+    expect(new Set(events.filter((e) => e.type === 'run_end').map((e) => e.runId)).size).toBe(2);
   });
 
   it('follows --failure when loopguard does not answer: open runs the call, closed blocks it', async () => {

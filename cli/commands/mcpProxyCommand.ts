@@ -55,7 +55,11 @@ export function registerMcpProxy(program: Command, ctx: Context): void {
       const upstream = upstreamOf(server);
       const config = ctx.config(opts);
       const log = ctx.logger(config, 'mcp-proxy');
+      // A host that stops the proxy by signal gets the same clean end as by closing its stdin.
+      const stop = new AbortController();
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
       const end = await runMcpProxy({
+        signal: stop.signal,
         upstream,
         loopguard: runnerOptionsOf(config, opts),
         log,

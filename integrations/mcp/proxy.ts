@@ -27,6 +27,8 @@ export interface McpProxyOptions {
   readonly log: Logger;
   readonly stdin?: NodeJS.ReadableStream & { pause(): unknown };
   readonly stdout?: NodeJS.WritableStream;
+  /** Aborting it ends the session as the client going away does (the command aborts on SIGINT/SIGTERM). */
+  readonly signal?: AbortSignal;
 }
 
 export interface ProxyEnd {
@@ -45,6 +47,7 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
   const ended = new Promise<ProxyEnd>((r) => (end = r));
   // The stdio transport does not notice end of input: that is the client going away.
   stdin.once('end', () => void downstream.close());
+  opts.signal?.addEventListener('abort', () => void downstream.close(), { once: true });
   const runner = LoopguardRunner.connect({
     ...opts.loopguard,
     logger: log,
