@@ -82,4 +82,6 @@ console.log(`tools/call round trip, ${CALLS} calls each (after ${WARMUP} warm-up
 console.log('| path | p50 | p99 | max |\n|---|---:|---:|---:|');
 console.log(row('straight to the server', timings.direct));
 console.log(row('through `loopguard mcp-proxy`', timings.proxied));
-console.log(`\nadded by the proxy: p50 ${(q(timings.proxied, 0.5) - q(timings.direct, 0.5)).toFixed(2)} ms, p99 ${(q(timings.proxied, 0.99) - q(timings.direct, 0.99)).toFixed(2)} ms`);
+console.log(
+  `\nadded by the proxy: p50 ${(q(timings.proxied, 0.5) - q(timings.direct, 0.5)).toFixed(2)} ms, p99 ${(q(timings.proxied, 0.99) - q(timings.direct, 0.99)).toFixed(2)} ms`,
+);
