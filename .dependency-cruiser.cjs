@@ -41,7 +41,7 @@ module.exports = {
     {
       name: 'no-test-code-in-production',
       severity: 'error',
-      from: { path: '^(processors|topology|schemas|sdk|cli)/', pathNot: '(\\.spec\\.ts|/testing/.*)$' },
+      from: { path: '^(processors|topology|schemas|sdk|cli|integrations)/', pathNot: '(\\.spec\\.ts|/testing/.*)$' },
       to: { path: '(\\.spec\\.ts$|^test/)' },
     },
   ],

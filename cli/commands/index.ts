@@ -16,6 +16,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   produce: async () => (await import('./produceCommand.js')).registerProduce,
   tail: async () => (await import('./tailCommand.js')).registerTail,
   reset: async () => (await import('./resetCommand.js')).registerReset,
+  'mcp-proxy': async () => (await import('./mcpProxyCommand.js')).registerMcpProxy,
 };
 
 /** Registers the command `argv` names, or all of them (for help, or an unknown command). */

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { configFrom } from '../../topology/config.js';
+import { sessionKeyOf } from './identity.js';
+import { runnerOptionsOf, upstreamOf } from './options.js';
+
+describe('mcp-proxy options', () => {
+  it('connects as every command does: brokers, registry, TLS/SASL from config and env, topics', () => {
+    const config = configFrom(
+      { loopguard: { kafka: { ssl: true }, topics: { toolEvents: 'team.tool-events' } } },
+      { KAFKA_BROKERS: 'k1:9092,k2:9092', SCHEMA_REGISTRY_URL: 'http://registry:8081', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' },
+    );
+    const opts = runnerOptionsOf(config, { failure: 'closed', timeoutMs: 500, sendRaw: false });
+    expect(opts).toMatchObject({
+      brokers: ['k1:9092', 'k2:9092'],
+      schemaRegistryUrl: 'http://registry:8081',
+      ssl: true,
+      sasl: { mechanism: 'scram-sha-512', username: 'u', password: 'p' },
+      failure: 'closed',
+      timeoutMs: 500,
+      sendRaw: false,
+    });
+    expect(opts.topics).toEqual(config.topics);
+    expect(opts.topics?.toolEvents).toBe('team.tool-events');
+  });
+  it('leaves SASL out when none is configured', () => {
+    expect(runnerOptionsOf(configFrom({}), { failure: 'open', timeoutMs: 2000, sendRaw: true })).not.toHaveProperty('sasl');
+  });
+  it('takes the server command and its arguments as given after --', () => {
+    expect(upstreamOf(['npx', '-y', '@modelcontextprotocol/server-filesystem', '--', '/p'])).toEqual({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '--', '/p'],
+    });
+  });
+  it('refuses an empty server command, saying where it goes', () => {
+    expect(() => upstreamOf([])).toThrow(/give the MCP server to start after --/);
+    expect(() => upstreamOf([' '])).toThrow(/give the MCP server to start after --/);
+  });
+  it("derives the session key from the client's name", () => {
+    expect(sessionKeyOf({ name: 'claude-ai' })).toBe('mcp:claude-ai');
+    expect(sessionKeyOf({ name: '  ' })).toBe('mcp:client');
+    expect(sessionKeyOf(undefined)).toBe('mcp:client');
+  });
+});

@@ -1,0 +1,45 @@
+// From the command's options and loopguard's config to what the proxy needs: pure, so every
+// refusal is specified without starting anything.
+import type { RunnerOptions } from '../../sdk/runner.js';
+import type { LoopguardConfig } from '../../topology/config.js';
+import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
+import type { UpstreamCommand } from './upstream.js';
+
+export interface ProxyCliOptions {
+  readonly failure: 'open' | 'closed';
+  readonly timeoutMs: number;
+  readonly session?: string;
+  readonly agent?: string;
+  readonly sendRaw: boolean;
+}
+
+/** The connection to loopguard: brokers, registry, TLS/SASL and topics as every command reads them. */
+export function runnerOptionsOf(
+  config: LoopguardConfig,
+  opts: Pick<ProxyCliOptions, 'failure' | 'timeoutMs' | 'sendRaw'>,
+): Omit<RunnerOptions, 'logger' | 'onAbort' | 'onWouldAbort'> {
+  const { kafka, schemaRegistry } = config.settings;
+  return {
+    brokers: kafka.brokers,
+    schemaRegistryUrl: schemaRegistry.url,
+    topics: config.topics,
+    ssl: kafka.ssl,
+    ...(kafka.sasl !== undefined ? { sasl: kafka.sasl } : {}),
+    clientId: 'loopguard-mcp-proxy',
+    failure: opts.failure,
+    timeoutMs: opts.timeoutMs,
+    sendRaw: opts.sendRaw,
+  };
+}
+
+/** The server to start: the words after `--`. */
+export function upstreamOf(words: readonly string[]): UpstreamCommand {
+  const [command, ...args] = words;
+  if (command === undefined || command.trim() === '')
+    throw new LoopguardError(
+      ERROR_CODES.usage,
+      'give the MCP server to start after --, e.g. `loopguard mcp-proxy --failure open -- npx -y @modelcontextprotocol/server-everything`',
+      {},
+    );
+  return { command, args };
+}

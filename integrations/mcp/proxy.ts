@@ -1,0 +1,134 @@
+// `loopguard mcp-proxy`: an MCP server on stdio in front of the MCP server it starts. Everything
+// is forwarded both ways as it came; only `tools/call` is asked of loopguard first. One proxy
+// process serves one MCP session, which is one loopguard run.
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ErrorCode, McpError, type Notification } from '@modelcontextprotocol/sdk/types.js';
+import { LoopguardRunner, type RunnerOptions, type RunRef } from '../../sdk/runner.js';
+import type { Logger } from '../../topology/logger.js';
+import { forwardNotification, forwardRequest, type Endpoint } from './forward.js';
+import { ToolGuard, type ToolCallParams } from './guard.js';
+import { holdUntilInitialize } from './handshake.js';
+import { sessionKeyOf } from './identity.js';
+import { InFlight } from './inFlight.js';
+import { upstreamGoneMessage, type ToolResult } from './results.js';
+import { UpstreamTransport, type UpstreamCommand } from './upstream.js';
+
+export interface McpProxyOptions {
+  readonly upstream: UpstreamCommand;
+  /** How to reach loopguard (brokers, registry, topics, failure policy, timeout). */
+  readonly loopguard: Omit<RunnerOptions, 'onAbort' | 'onWouldAbort' | 'logger'>;
+  /** The run's session key; default derived from the client's name (`mcp:<name>`). */
+  readonly sessionKey?: string;
+  /** The agent whose policy applies (`toolPolicy.agents.<id>`). */
+  readonly agentId?: string;
+  readonly log: Logger;
+  readonly stdin?: NodeJS.ReadableStream & { pause(): unknown };
+  readonly stdout?: NodeJS.WritableStream;
+  /** Aborting it ends the session as the client going away does (the command aborts on SIGINT/SIGTERM). */
+  readonly signal?: AbortSignal;
+}
+
+export interface ProxyEnd {
+  /** 0 when the client went away; 1 when the server died or loopguard could not be reached. */
+  readonly code: 0 | 1;
+  /** Why it ended, when that is a failure. */
+  readonly failure?: string;
+}
+
+/** Serves one MCP session on stdin/stdout until the client or the server goes away. */
+export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
+  const { log } = opts;
+  const stdin = opts.stdin ?? process.stdin;
+  const downstream = new StdioServerTransport(stdin as never, (opts.stdout ?? process.stdout) as never);
+  let end!: (e: ProxyEnd) => void;
+  const ended = new Promise<ProxyEnd>((r) => (end = r));
+  // The stdio transport does not notice end of input: that is the client going away.
+  stdin.once('end', () => void downstream.close());
+  opts.signal?.addEventListener('abort', () => void downstream.close(), { once: true });
+  const runner = LoopguardRunner.connect({
+    ...opts.loopguard,
+    logger: log,
+    onAbort: (a) => log.warn({ runKey: a.runKey, detector: a.detector, tool: a.toolName, count: a.count }, 'loopguard ended this run: every later tool call is blocked'),
+    onWouldAbort: (a) => log.warn({ runKey: a.runKey, detector: a.detector, tool: a.toolName, count: a.count }, 'shadow mode: loopguard would have ended this run'),
+  });
+  runner.catch((e: Error) => end({ code: 1, failure: `cannot connect to loopguard: ${e.message}` }));
+
+  let held;
+  try {
+    held = await holdUntilInitialize(downstream);
+  } catch {
+    return finish(runner, undefined, { code: 0 }, log);
+  }
+  const upstream = new UpstreamTransport(opts.upstream);
+  const client = new Client(held.initialize.params.clientInfo, { capabilities: held.initialize.params.capabilities });
+  const inFlight = new InFlight();
+  let upstreamGone = false;
+  const goneError = () => new McpError(ErrorCode.ConnectionClosed, upstreamGoneMessage(opts.upstream, upstream.exit));
+  // Requests and notifications of the server wait for the client to have finished initializing.
+  let clientReady!: (s: Endpoint) => void;
+  const toClient = new Promise<Endpoint>((r) => (clientReady = r));
+  client.fallbackRequestHandler = async (req, extra) => forwardRequest(await toClient, req, extra);
+  client.fallbackNotificationHandler = async (n) => forwardNotification(await toClient, n, refused(log, 'client'));
+  client.onclose = () => {
+    upstreamGone = true;
+    end({ code: 1, failure: upstreamGoneMessage(opts.upstream, upstream.exit) });
+  };
+  try {
+    await client.connect(upstream);
+  } catch (e) {
+    const message = `cannot start the MCP server: ${upstreamGoneMessage(opts.upstream, upstream.exit)}: ${(e as Error).message}`;
+    await downstream.send({ jsonrpc: '2.0', id: held.initialize.id, error: { code: ErrorCode.InternalError, message } }).catch(() => undefined);
+    await downstream.close();
+    return finish(runner, undefined, { code: 1, failure: message }, log);
+  }
+
+  const run: RunRef = {
+    sessionKey: opts.sessionKey ?? sessionKeyOf(held.initialize.params.clientInfo),
+    runId: randomUUID(),
+    ...(opts.agentId !== undefined ? { agentId: opts.agentId } : {}),
+  };
+  log.info({ sessionKey: run.sessionKey, runId: run.runId, agentId: run.agentId, server: client.getServerVersion() }, 'MCP session started');
+  const guard = new ToolGuard(runner, run, log);
+  const server = new Server(client.getServerVersion()!, { capabilities: client.getServerCapabilities() ?? {}, instructions: client.getInstructions() });
+  // The server's own log level is the wrapped server's business: forwarded, not answered here.
+  server.removeRequestHandler('logging/setLevel');
+  const toServer = async <T>(send: () => Promise<T>): Promise<T> => {
+    if (upstreamGone) throw goneError();
+    return send().catch((e: unknown) => {
+      throw upstreamGone ? goneError() : e;
+    });
+  };
+  server.fallbackRequestHandler = (req, extra) =>
+    inFlight.track(
+      req.method === 'tools/call'
+        ? guard.call(req.params as unknown as ToolCallParams, () => toServer(() => forwardRequest(client, req, extra) as Promise<ToolResult>))
+        : toServer(() => forwardRequest(client, req, extra)),
+    ) as never;
+  server.fallbackNotificationHandler = (n: Notification) => forwardNotification(client, n, refused(log, 'server'));
+  server.oninitialized = () => clientReady(server);
+  server.onclose = () => end({ code: 0 });
+  await server.connect(held.transport);
+  const outcome = await ended;
+  // A server that died answers its in-flight calls with why (above) before the proxy exits.
+  await inFlight.settled();
+  await server.close().catch(() => undefined);
+  await client.close().catch(() => undefined);
+  return finish(runner, run, outcome, log);
+}
+
+/** Ends the run in loopguard (when the session had one) and closes the connection to it. */
+async function finish(runner: Promise<LoopguardRunner>, run: RunRef | undefined, outcome: ProxyEnd, log: Logger): Promise<ProxyEnd> {
+  const r = await runner.catch(() => undefined);
+  if (r !== undefined) {
+    if (run !== undefined) await r.runEnded(run).catch((e: unknown) => log.warn({ err: e }, 'could not publish run_end'));
+    await r.close().catch(() => undefined);
+  }
+  log.info({ code: outcome.code, failure: outcome.failure }, 'MCP session ended');
+  return outcome;
+}
+
+const refused = (log: Logger, to: 'client' | 'server') => (n: Notification, e: unknown) =>
+  log.warn({ method: n.method, to, err: (e as Error).message }, 'notification not forwarded: the receiving side did not declare the capability');
