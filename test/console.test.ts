@@ -36,7 +36,8 @@ async function consoleUrl(run: Run): Promise<string> {
 describe('loopguard console', () => {
   it('shows a blocked run with its message and a suppressed pair in cooldown, in a real browser', async () => {
     const w = world('console');
-    const runId = `${w.name}-stuck`;
+    // A long run id, as session-derived ones are: the runs table must still fit its column.
+    const runId = `${w.name}-stuck-reader-0f8c2a9e-5b1d-4c7e-9a3f-2d6b8e1c4f7a`;
     const conversationId = `${w.name}-ops`;
     const events = writeEvents(w.name, traffic(runId, conversationId, Date.now() - 60_000));
     const expected = [...(await replayOf(w, events)).values()];
@@ -89,6 +90,30 @@ describe('loopguard console', () => {
 
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, 'console.png'), fullPage: true });
+    // At 1400 px (the browser's viewport) nothing in the left column is clipped or runs under
+    // the feed: the run's message wraps inside its column (issue 30).
+    const layout = await page.evaluate(() => {
+      const box = (e: Element) => e.getBoundingClientRect();
+      const column = box(document.querySelector('main > .column')!);
+      const feed = box(document.querySelector('main > .feed-section')!);
+      const inColumn = [...document.querySelectorAll('main > .column :is(section, table, td, q)')].map((e) => ({
+        what: `${e.tagName.toLowerCase()}.${e.className} ${(e.textContent ?? '').slice(0, 40)}`,
+        left: box(e).left,
+        right: box(e).right,
+        scrollWidth: e.scrollWidth,
+        clientWidth: e.clientWidth,
+      }));
+      return { width: window.innerWidth, column: { left: column.left, right: column.right }, feedLeft: feed.left, inColumn };
+    });
+    expect(layout.width).toBe(1400);
+    expect(layout.column.right).toBeLessThanOrEqual(layout.feedLeft);
+    const messages = layout.inColumn.filter((e) => e.what.startsWith('q.'));
+    expect(messages.length).toBeGreaterThan(0);
+    for (const e of layout.inColumn) {
+      expect(e.scrollWidth, `${e.what} is clipped`).toBeLessThanOrEqual(e.clientWidth);
+      expect(e.left, `${e.what} starts left of its column`).toBeGreaterThanOrEqual(layout.column.left - 0.5);
+      expect(e.right, `${e.what} runs past its column into the feed`).toBeLessThanOrEqual(layout.column.right + 0.5);
+    }
 
     consoleRun.child.kill('SIGINT');
     processor.child.kill('SIGTERM');
