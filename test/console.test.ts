@@ -26,6 +26,28 @@ function traffic(runId: string, conversationId: string, start: number): Record<s
   return events;
 }
 
+interface Layout {
+  readonly width: number;
+  readonly column: { readonly left: number; readonly right: number };
+  readonly feedLeft: number;
+  readonly inColumn: ReadonlyArray<{ what: string; left: number; right: number; scrollWidth: number; clientWidth: number }>;
+}
+
+/** Run in the page (a string: the tests are typed without the DOM): where the columns and their parts are. */
+const LAYOUT = `(() => {
+  const box = (e) => e.getBoundingClientRect();
+  const column = box(document.querySelector('main > .column'));
+  const feed = box(document.querySelector('main > .feed-section'));
+  const inColumn = [...document.querySelectorAll('main > .column :is(section, table, td, q)')].map((e) => ({
+    what: e.tagName.toLowerCase() + '.' + e.className + ' ' + (e.textContent ?? '').slice(0, 40),
+    left: box(e).left,
+    right: box(e).right,
+    scrollWidth: e.scrollWidth,
+    clientWidth: e.clientWidth,
+  }));
+  return { width: window.innerWidth, column: { left: column.left, right: column.right }, feedLeft: feed.left, inColumn };
+})()`;
+
 /** The console's address, from the line it prints when it serves. */
 async function consoleUrl(run: Run): Promise<string> {
   let url: string | undefined;
@@ -92,19 +114,7 @@ describe('loopguard console', () => {
     await page.screenshot({ path: join(OUTPUT, 'console.png'), fullPage: true });
     // At 1400 px (the browser's viewport) nothing in the left column is clipped or runs under
     // the feed: the run's message wraps inside its column (issue 30).
-    const layout = await page.evaluate(() => {
-      const box = (e: Element) => e.getBoundingClientRect();
-      const column = box(document.querySelector('main > .column')!);
-      const feed = box(document.querySelector('main > .feed-section')!);
-      const inColumn = [...document.querySelectorAll('main > .column :is(section, table, td, q)')].map((e) => ({
-        what: `${e.tagName.toLowerCase()}.${e.className} ${(e.textContent ?? '').slice(0, 40)}`,
-        left: box(e).left,
-        right: box(e).right,
-        scrollWidth: e.scrollWidth,
-        clientWidth: e.clientWidth,
-      }));
-      return { width: window.innerWidth, column: { left: column.left, right: column.right }, feedLeft: feed.left, inColumn };
-    });
+    const layout = await page.evaluate<Layout>(LAYOUT);
     expect(layout.width).toBe(1400);
     expect(layout.column.right).toBeLessThanOrEqual(layout.feedLeft);
     const messages = layout.inColumn.filter((e) => e.what.startsWith('q.'));

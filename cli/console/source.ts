@@ -16,7 +16,7 @@ export interface DecisionSource {
 }
 
 const ATTEMPTS = 8;
-const WARN_FROM = 4;
+const WARN_FROM = 6;
 
 /** Retries what the client marks retriable (a topic just created may have no leader yet). */
 async function retrying<T>(what: string, log: Logger, f: () => Promise<T>): Promise<T> {

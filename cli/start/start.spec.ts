@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTopology } from '../../topology/build.js';
 import { configFrom } from '../../topology/config.js';
@@ -8,7 +11,7 @@ import { InMemoryDriver } from '../../topology/testing/driver.js';
 import type { Decision } from '../../topology/topology.js';
 import { demoConfig } from '../demo/traffic.js';
 import { DemoProgress, demoFeed } from './demoFeed.js';
-import { javaMajor } from './embeddedStack.js';
+import { javaMajor, leftBehind } from './embeddedStack.js';
 import { formatStatus, LiveStats } from './liveStats.js';
 
 describe('javaMajor', () => {
@@ -18,6 +21,20 @@ describe('javaMajor', () => {
     ['java version "1.8.0_392"', 8],
     ['something else', null],
   ])('reads %j as %j', (banner, major) => expect(javaMajor(banner)).toBe(major));
+});
+
+describe('a running embedded stack', () => {
+  it('is owned while its supervisor lives, and left behind once it is gone or was never recorded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopguard-owner-'));
+    try {
+      expect(leftBehind(dir)).toMatch(/^no loopguard start owns it/);
+      writeFileSync(join(dir, 'owner'), JSON.stringify({ supervisor: 4242, start: 4241 }));
+      expect(leftBehind(dir, (pid) => pid === 4242)).toBeNull();
+      expect(leftBehind(dir, () => false)).toBe('left behind: the loopguard start that started it (its supervisor, pid 4242) is gone');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('LiveStats', () => {
