@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { LoopguardError } from '../topology/errors.js';
 import { registerCommands } from './commands/index.js';
 import { context } from './context.js';
+import { installOutputErrors } from './outputErrors.js';
 import { debugRequested } from '../topology/config.js';
 
 // For cli/bin.ts, before it writes the code cache.
@@ -14,14 +15,7 @@ const program = new Command()
   .description('Stops AI agents and chat bots from looping: a Kafka stream processor for tool calls and bot messages.')
   .showHelpAfterError();
 
-// A reader that went away (`loopguard replay … | head`) is not a failure: stop quietly, as
-// Unix tools do. Any other write error is.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE' && stream === process.stdout) process.stderr.write(`loopguard: cannot write output: ${e.message}\n`);
-    process.exit(e.code === 'EPIPE' ? 0 : 1);
-  });
-}
+installOutputErrors();
 
 // Every failure is one `loopguard:` line; its stack only when LOG_LEVEL asks for debug output.
 // (A function, not top-level await: the command is also bundled as CommonJS, see scripts/bundle-cli.mjs.)

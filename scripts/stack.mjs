@@ -6,6 +6,7 @@
 //   node scripts/stack.mjs up     # start both, wait until they answer, write .stack/env
 //   node scripts/stack.mjs down   # stop both and remove their data
 //   node scripts/stack.mjs status
+//   node scripts/stack.mjs supervise   # `up`, then stay as the stack's supervisor (see below)
 //
 // LOOPGUARD_STACK_DIR moves the stack's folder (default .stack); artifacts stay in the local
 // Maven repository (~/.m2) and in <stack dir>/cache between runs, or in LOOPGUARD_STACK_CACHE,
@@ -96,7 +97,13 @@ function freePort() {
   });
 }
 
+// Set once a supervisor is stopping its stack: nothing more is started.
+let stopping = false;
+// Set in a supervisor: `up` records it as the stack's owner.
+let supervising = false;
+
 function startDetached(name, args, env = {}) {
+  if (stopping) process.exit(1);
   const out = openSync(join(stackDir, `${name}.log`), 'a');
   const child = spawn('java', args, { detached: true, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
   child.unref();
@@ -230,6 +237,7 @@ async function up() {
     waitUntil('kafka', kafka, async () => (await tcpOpen(kafkaPort)) && kafkaAnswers(brokers)),
     waitUntil('registry', registry, () => registryAnswers(registryUrl)),
   ]);
+  if (supervising) writeFileSync(join(stackDir, 'owner'), `${JSON.stringify({ supervisor: process.pid, start: process.ppid })}\n`);
   writeFileSync(join(stackDir, 'env'), `KAFKA_BROKERS=${brokers}\nSCHEMA_REGISTRY_URL=${registryUrl}\n`);
   log('up');
   printEnv();
@@ -270,8 +278,43 @@ async function down(quiet = false) {
     if (alive(pid)) process.kill(-pid, 'SIGKILL');
     if (!quiet) log(`${name} stopped`);
   }
-  for (const f of ['kafka.pid', 'registry.pid', 'env', 'server.properties', 'kafka.log', 'registry.log']) rmSync(join(stackDir, f), { force: true });
+  for (const f of ['kafka.pid', 'registry.pid', 'env', 'owner', 'server.properties', 'kafka.log', 'registry.log']) rmSync(join(stackDir, f), { force: true });
   rmSync(join(stackDir, 'kafka-data'), { recursive: true, force: true });
+}
+
+// `supervise`: what `loopguard start` runs, so the stack never outlives the start that owns
+// it, however that start ends. The JVMs are started as `up` does (each in its own process
+// group, so a Ctrl-C or a terminal's SIGHUP reaches only start, which stops the stack in
+// order), under this process, which start spawns detached (the same signals do not reach it
+// either) with a pipe as its stdin that nothing but start holds. EOF on that pipe means start
+// is gone or asks for the stop: the kernel closes it however start ends, SIGKILL and the OOM
+// killer included, at once and with no pid that could be reused, which a poll of a parent pid
+// has to guess about. The parent pid is still watched, once a second, in case the pipe was
+// inherited by something that outlives start. Either way the supervisor stops the JVMs, removes
+// the data and exits; it also exits when the JVMs are gone (`down` from elsewhere). The pid of
+// the supervisor is kept in <stack dir>/owner: a stack whose owner is dead was left behind.
+async function supervise() {
+  const parent = process.ppid;
+  // start may be gone (its pipes closed): nothing to report to, and nothing to fail on.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+  const stop = async (why) => {
+    if (stopping) return;
+    stopping = true;
+    log(`stopping (${why})`);
+    await down();
+    process.exit(0);
+  };
+  process.stdin.on('end', () => stop('its loopguard start closed the pipe')).on('close', () => stop('its loopguard start closed the pipe'));
+  process.stdin.on('error', () => stop('its loopguard start is gone'));
+  process.stdin.resume();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+  setInterval(() => {
+    if (process.ppid !== parent) void stop('its loopguard start is gone');
+    else if (!stopping && existsSync(join(stackDir, 'env')) && !status(true)) void stop('its JVMs are gone');
+  }, 1000);
+  if (existsSync(join(stackDir, 'env')) && status(true)) fail(`a stack is already running in ${stackDir}; not taking it over`);
+  supervising = true;
+  await up();
 }
 
 // Fault injection for tests: restart the broker on the same port and data, or freeze and thaw
@@ -307,6 +350,7 @@ function signalRegistry(signal) {
 
 const cmd = process.argv[2];
 if (cmd === 'up') await up();
+else if (cmd === 'supervise') await supervise();
 else if (cmd === 'restart-kafka') await restartKafka();
 else if (cmd === 'freeze-registry') signalRegistry('SIGSTOP');
 else if (cmd === 'thaw-registry') signalRegistry('SIGCONT');
@@ -314,7 +358,7 @@ else if (cmd === 'down') await down();
 else if (cmd === 'status') process.exit(status() ? 0 : 1);
 else {
   process.stderr.write(
-    'usage: node scripts/stack.mjs up|down|status|restart-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
+    'usage: node scripts/stack.mjs up|down|status|supervise|restart-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n  supervise  up, then stop both when stdin closes or the parent process is gone\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
   );
   process.exit(cmd === '--help' || cmd === '-h' ? 0 : 2);
 }

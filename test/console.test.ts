@@ -26,6 +26,28 @@ function traffic(runId: string, conversationId: string, start: number): Record<s
   return events;
 }
 
+interface Layout {
+  readonly width: number;
+  readonly column: { readonly left: number; readonly right: number };
+  readonly feedLeft: number;
+  readonly inColumn: ReadonlyArray<{ what: string; left: number; right: number; scrollWidth: number; clientWidth: number }>;
+}
+
+/** Run in the page (a string: the tests are typed without the DOM): where the columns and their parts are. */
+const LAYOUT = `(() => {
+  const box = (e) => e.getBoundingClientRect();
+  const column = box(document.querySelector('main > .column'));
+  const feed = box(document.querySelector('main > .feed-section'));
+  const inColumn = [...document.querySelectorAll('main > .column :is(section, table, td, q)')].map((e) => ({
+    what: e.tagName.toLowerCase() + '.' + e.className + ' ' + (e.textContent ?? '').slice(0, 40),
+    left: box(e).left,
+    right: box(e).right,
+    scrollWidth: e.scrollWidth,
+    clientWidth: e.clientWidth,
+  }));
+  return { width: window.innerWidth, column: { left: column.left, right: column.right }, feedLeft: feed.left, inColumn };
+})()`;
+
 /** The console's address, from the line it prints when it serves. */
 async function consoleUrl(run: Run): Promise<string> {
   let url: string | undefined;
@@ -36,7 +58,8 @@ async function consoleUrl(run: Run): Promise<string> {
 describe('loopguard console', () => {
   it('shows a blocked run with its message and a suppressed pair in cooldown, in a real browser', async () => {
     const w = world('console');
-    const runId = `${w.name}-stuck`;
+    // A long run id, as session-derived ones are: the runs table must still fit its column.
+    const runId = `${w.name}-stuck-reader-0f8c2a9e-5b1d-4c7e-9a3f-2d6b8e1c4f7a`;
     const conversationId = `${w.name}-ops`;
     const events = writeEvents(w.name, traffic(runId, conversationId, Date.now() - 60_000));
     const expected = [...(await replayOf(w, events)).values()];
@@ -89,6 +112,18 @@ describe('loopguard console', () => {
 
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, 'console.png'), fullPage: true });
+    // At 1400 px (the browser's viewport) nothing in the left column is clipped or runs under
+    // the feed: the run's message wraps inside its column (issue 30).
+    const layout = await page.evaluate<Layout>(LAYOUT);
+    expect(layout.width).toBe(1400);
+    expect(layout.column.right).toBeLessThanOrEqual(layout.feedLeft);
+    const messages = layout.inColumn.filter((e) => e.what.startsWith('q.'));
+    expect(messages.length).toBeGreaterThan(0);
+    for (const e of layout.inColumn) {
+      expect(e.scrollWidth, `${e.what} is clipped`).toBeLessThanOrEqual(e.clientWidth);
+      expect(e.left, `${e.what} starts left of its column`).toBeGreaterThanOrEqual(layout.column.left - 0.5);
+      expect(e.right, `${e.what} runs past its column into the feed`).toBeLessThanOrEqual(layout.column.right + 0.5);
+    }
 
     consoleRun.child.kill('SIGINT');
     processor.child.kill('SIGTERM');

@@ -1,7 +1,7 @@
 // `loopguard start`: the guard in one command. With no broker configured it runs its own Kafka
 // and schema registry (cli/start/embeddedStack.ts); then it creates the missing topics, runs the
 // processor in the foreground with the console beside it, and reports until Ctrl-C, which
-// stops exactly what it started.
+// stops exactly what it started, as every other ending does (cli/start/lifecycle.ts).
 import type { Command } from 'commander';
 import { buildTopology } from '../../topology/build.js';
 import { embeddedStackDir, type LoopguardConfig } from '../../topology/config.js';
@@ -42,7 +42,7 @@ export function registerStart(program: Command, ctx: Context): void {
     .command('start')
     .summary('run the guard in one command: embedded Kafka when none is configured, topics, processor, console')
     .description(
-      'Run the guard in one command: with no broker configured (KAFKA_BROKERS or loopguard.kafka.brokers), start an embedded Kafka and schema registry (Java 17+ and Maven; cached in ~/.cache/loopguard/stack, or LOOPGUARD_STACK_DIR), create missing topics, and run the processor in the foreground with the console beside it. Without --config it runs examples/config/starter.json5 (tool-loop detection on). Ctrl-C stops the processor and whatever start started.',
+      'Run the guard in one command: with no broker configured (KAFKA_BROKERS or loopguard.kafka.brokers), start an embedded Kafka and schema registry (Java 17+ and Maven; cached in ~/.cache/loopguard/stack, or LOOPGUARD_STACK_DIR), create missing topics, and run the processor in the foreground with the console beside it. Without --config it runs examples/config/starter.json5 (tool-loop detection on). Ctrl-C stops the processor and whatever start started, as does every other way start ends (SIGTERM, SIGHUP, a closed stdout or stderr, an error); if start is killed outright, the embedded stack stops itself once start is gone.',
     )
     .addOption(configOption())
     .option('--demo', 'also feed the demo traffic through the broker and print its decisions as they come back', false)
@@ -53,10 +53,13 @@ export function registerStart(program: Command, ctx: Context): void {
     .action((opts: StartOptions) => start(ctx, opts));
 }
 
-/** Quieter on a terminal, where the status line says what info logs would. */
+/**
+ * Quieter on a terminal, where the status line says what info logs would. Written through
+ * `out` either way: to process.stderr, whose write errors stop start (lifecycle.ts), where
+ * pino's own stream would throw them at whatever logged.
+ */
 function startLogger(config: LoopguardConfig, out: StatusOutput, tty: boolean): Logger {
-  if (!tty) return createLogger(config.settings, 'start');
-  const level = config.settings.log.level === 'info' ? 'warn' : config.settings.log.level;
+  const level = tty && config.settings.log.level === 'info' ? 'warn' : config.settings.log.level;
   return createLogger({ log: { ...config.settings.log, level } }, 'start', { write: (line: string) => out.log(line) });
 }
 
@@ -80,13 +83,13 @@ async function start(ctx: Context, opts: StartOptions): Promise<void> {
   const out = tty ? terminalStatus(process.stdout, process.stderr) : loggedStatus(process.stdout, process.stderr, () => log!, STATUS_LOG_EVERY_MS);
   log = startLogger(config, out, tty);
   const life = new Lifecycle(() => log!);
-  const untrap = life.trapSignals();
+  const untrap = life.trapEndings();
   void life.stopRequested.then(() => out.print('stopping…'));
   try {
     out.print(
       `loopguard start: config ${file}${opts.config === undefined ? ' (the starter: both guards on, escalation, a shadow canary agent, slow bot loops; --config FILE runs yours)' : ''}`,
     );
-    config = await brokerFor(config, opts, out, life);
+    config = await brokerFor(config, opts, out, life, log);
     if (life.signal.aborted) return;
     out.print(`KAFKA_BROKERS=${config.settings.kafka.brokers.join(',')}`);
     out.print(`SCHEMA_REGISTRY_URL=${config.settings.schemaRegistry.url}`);
@@ -98,17 +101,19 @@ async function start(ctx: Context, opts: StartOptions): Promise<void> {
 }
 
 /** The config pointed at the configured broker, or at the embedded stack. */
-async function brokerFor(config: LoopguardConfig, opts: StartOptions, out: StatusOutput, life: Lifecycle): Promise<LoopguardConfig> {
+async function brokerFor(config: LoopguardConfig, opts: StartOptions, out: StatusOutput, life: Lifecycle, log: Logger): Promise<LoopguardConfig> {
   if (config.brokersConfigured) return withKafka(config, config.settings.kafka.brokers, config.settings.schemaRegistry.url, opts.metricsPort);
   const dir = embeddedStackDir();
   out.print(`no broker configured: using the embedded Kafka and schema registry in ${dir}`);
   const stack = await ensureStack(dir, life.signal);
   life.onStop('embedded stack', () => stack.stop());
-  out.print(
-    stack.started
-      ? 'embedded stack started; Ctrl-C stops it with the guard'
-      : `embedded stack already running there: reused, and left running (stop it with LOOPGUARD_STACK_DIR=${dir} node ${packageFile('scripts/stack.mjs')} down)`,
-  );
+  const down = `LOOPGUARD_STACK_DIR=${dir} node ${packageFile('scripts/stack.mjs')} down`;
+  if (stack.started) out.print('embedded stack started; it stops with the guard, however the guard ends');
+  else if (stack.leftBehind === null) out.print(`embedded stack already running there, for another loopguard start: reused, and left running`);
+  else {
+    out.print(`embedded stack already running there, ${stack.leftBehind}: reused, and left running (stop it with ${down})`);
+    log.warn({ dir, owner: stack.leftBehind }, 'an embedded stack nobody owns is running');
+  }
   return withKafka(config, stack.brokers.split(','), stack.registryUrl, opts.metricsPort);
 }
 

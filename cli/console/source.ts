@@ -16,6 +16,7 @@ export interface DecisionSource {
 }
 
 const ATTEMPTS = 8;
+const WARN_FROM = 6;
 
 /** Retries what the client marks retriable (a topic just created may have no leader yet). */
 async function retrying<T>(what: string, log: Logger, f: () => Promise<T>): Promise<T> {
@@ -26,7 +27,8 @@ async function retrying<T>(what: string, log: Logger, f: () => Promise<T>): Prom
       if ((e as { retriable?: unknown }).retriable !== true) throw e;
       if (attempt >= ATTEMPTS) throw new LoopguardError(ERROR_CODES.kafka, `${what} failed ${attempt} times: ${(e as Error).message}`, {}, true, { cause: e });
       const wait = Math.min(5_000, 200 * 2 ** attempt) * (0.5 + Math.random() / 2);
-      log.warn({ attempt, waitMs: Math.round(wait), err: (e as Error).message }, `${what} failed; retrying`);
+      // A topic just created has no leader for a moment: expected, so warn only when it lasts.
+      log[attempt < WARN_FROM ? 'debug' : 'warn']({ attempt, waitMs: Math.round(wait), err: (e as Error).message }, `${what} failed; retrying`);
       await delay(wait);
     }
   }

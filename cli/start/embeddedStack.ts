@@ -1,8 +1,10 @@
 // The Kafka broker and schema registry `start` runs when no broker is configured: the
 // jar-based stack of scripts/stack.mjs (Apache Kafka in KRaft mode and Apicurio Registry, from
 // Maven Central, on free loopback ports), in a folder of the user's cache. A stack already
-// running there is reused and left running; one started here is stopped by `stop`.
-import { spawn, spawnSync } from 'node:child_process';
+// running there is reused and left running; one started here runs under a supervisor
+// (`stack.mjs supervise`) that stops it when `stop` asks or when this process is gone, however
+// it ended, SIGKILL included.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
@@ -14,6 +16,8 @@ export interface EmbeddedStack {
   readonly registryUrl: string;
   /** True when this process started it (and `stop` stops it). */
   readonly started: boolean;
+  /** For a reused stack: who runs it, when no running `loopguard start` does (it was left behind). */
+  readonly leftBehind: string | null;
   readonly pids: { readonly kafka: number | null; readonly registry: number | null };
   stop(): Promise<void>;
 }
@@ -48,20 +52,17 @@ interface Exit {
 }
 
 /** Runs `node scripts/stack.mjs <cmd>` for `dir`; its progress lines go to our stderr. */
-function stackScript(cmd: 'up' | 'down' | 'status', dir: string, signal?: AbortSignal): Promise<Exit> {
+function stackScript(cmd: 'down' | 'status', dir: string): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [packageFile('scripts/stack.mjs'), cmd], {
       env: { ...process.env, LOOPGUARD_STACK_DIR: dir },
       stdio: ['ignore', 'pipe', cmd === 'status' ? 'ignore' : 'inherit'],
-      signal,
     });
     let stdout = '';
     child.stdout!.on('data', (d) => {
       stdout += d;
     });
-    child.once('error', (e) => {
-      if (e.name !== 'AbortError') reject(e);
-    });
+    child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout }));
   });
 }
@@ -80,19 +81,82 @@ function pidIn(dir: string, name: string): number | null {
   return existsSync(f) ? Number(readFileSync(f, 'utf8')) : null;
 }
 
-function handle(dir: string, env: Record<string, string>, started: boolean): EmbeddedStack {
+/** A reused stack that no running `loopguard start` owns: said how, or null when one does. */
+export function leftBehind(dir: string, alive: (pid: number) => boolean = isAlive): string | null {
+  const file = join(dir, 'owner');
+  if (!existsSync(file)) return 'no loopguard start owns it (started by hand, or left behind by an older loopguard)';
+  const owner = (JSON.parse(readFileSync(file, 'utf8')) as { supervisor?: unknown }).supervisor;
+  if (typeof owner === 'number' && alive(owner)) return null;
+  return `left behind: the loopguard start that started it (its supervisor, pid ${String(owner)}) is gone`;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function handle(dir: string, env: Record<string, string>, supervisor: ChildProcess | null): EmbeddedStack {
   const brokers = env.KAFKA_BROKERS;
   const registryUrl = env.SCHEMA_REGISTRY_URL;
   if (!brokers || !registryUrl) fail(`the embedded stack in ${dir} gave no KAFKA_BROKERS / SCHEMA_REGISTRY_URL`);
-  let stopped: Promise<void> | undefined;
   return {
     dir,
     brokers: brokers!,
     registryUrl: registryUrl!,
-    started,
+    started: supervisor !== null,
+    leftBehind: supervisor === null ? leftBehind(dir) : null,
     pids: { kafka: pidIn(dir, 'kafka'), registry: pidIn(dir, 'registry') },
-    stop: () => (stopped ??= started ? stackScript('down', dir).then(() => undefined) : Promise.resolve()),
+    stop: supervisor === null ? () => Promise.resolve() : once(() => stopSupervisor(supervisor)),
   };
+}
+
+const once = (f: () => Promise<void>) => {
+  let done: Promise<void> | undefined;
+  return () => (done ??= f());
+};
+
+const exited = (child: ChildProcess): Promise<number | null> =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('close', (code) => resolve(code)));
+
+/** EOF on its stdin is the supervisor's cue: it stops the JVMs, removes the data and exits. */
+async function stopSupervisor(child: ChildProcess): Promise<void> {
+  child.stdin!.end();
+  await exited(child);
+}
+
+/**
+ * `stack.mjs supervise` for `dir`, resolved once the stack answers (with its env), rejected when
+ * the supervisor exits first. Detached: a terminal's SIGINT / SIGHUP reach only this process,
+ * which then stops the stack in order.
+ */
+function superviseStack(dir: string, signal: AbortSignal): Promise<{ child: ChildProcess; env: Record<string, string> | null }> {
+  const child = spawn(process.execPath, [packageFile('scripts/stack.mjs'), 'supervise'], {
+    env: { ...process.env, LOOPGUARD_STACK_DIR: dir },
+    stdio: ['pipe', 'pipe', 'inherit'],
+    detached: true,
+  });
+  child.stdin!.on('error', () => {});
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    const onAbort = () => void stopSupervisor(child).then(() => resolve({ child, env: null }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      if (/^SCHEMA_REGISTRY_URL=.*\n/m.test(stdout)) {
+        signal.removeEventListener('abort', onAbort);
+        resolve({ child, env: envOf(stdout) });
+      }
+    });
+    child.once('error', reject);
+    child.once('close', () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve({ child, env: null });
+    });
+  });
 }
 
 /**
@@ -101,14 +165,15 @@ function handle(dir: string, env: Record<string, string>, started: boolean): Emb
  */
 export async function ensureStack(dir: string, signal: AbortSignal): Promise<EmbeddedStack> {
   if ((await stackScript('status', dir)).code === 0 && existsSync(join(dir, 'env'))) {
-    return handle(dir, envOf(readFileSync(join(dir, 'env'), 'utf8')), false);
+    return handle(dir, envOf(readFileSync(join(dir, 'env'), 'utf8')), null);
   }
   requireJavaAndMaven();
-  const up = await stackScript('up', dir, signal);
-  if (signal.aborted || up.code !== 0) {
+  const { child, env } = await superviseStack(dir, signal);
+  if (signal.aborted || env === null) {
+    await stopSupervisor(child);
     await stackScript('down', dir);
     if (signal.aborted) throw new LoopguardError(ERROR_CODES.usage, 'interrupted while the embedded Kafka was starting; stopped it again');
-    fail(`the embedded Kafka and schema registry did not start (exit ${up.code}; the stack: lines above say why)`);
+    fail(`the embedded Kafka and schema registry did not start (exit ${child.exitCode}; the stack: lines above say why)`);
   }
-  return handle(dir, envOf(up.stdout), true);
+  return handle(dir, env!, child);
 }

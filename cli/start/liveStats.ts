@@ -23,15 +23,17 @@ export class LiveStats implements Telemetry {
 
   constructor(private readonly inner: Telemetry) {}
 
-  event(type: string): void {
-    this.events++;
-    this.inner.event(type);
+  // The processor reports a batch's events and decisions once per type / label set, with how
+  // many: both are counted and passed on with their count (counting calls undercounted).
+  event(type: string, count: number): void {
+    this.events += count;
+    this.inner.event(type, count);
   }
-  decision(labels: DecisionLabels): void {
+  decision(labels: DecisionLabels, count: number): void {
     const acted = labels.decision === 'run_abort' ? 'abort' : labels.decision;
     const verdict = labels.shadow && acted !== 'allow' && acted !== 'deliver' ? `would ${acted}` : acted;
-    this.decisions[verdict] = (this.decisions[verdict] ?? 0) + 1;
-    this.inner.decision(labels);
+    this.decisions[verdict] = (this.decisions[verdict] ?? 0) + count;
+    this.inner.decision(labels, count);
   }
   deadLetter(reason: string): void {
     this.inner.deadLetter(reason);

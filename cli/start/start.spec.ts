@@ -1,12 +1,17 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTopology } from '../../topology/build.js';
 import { configFrom } from '../../topology/config.js';
-import { NO_TELEMETRY } from '../../topology/runtime/telemetry.js';
+import { createLogger } from '../../topology/logger.js';
+import { reportFolded, type FoldedRecords } from '../../topology/runtime/report.js';
+import { NO_TELEMETRY, PrometheusTelemetry } from '../../topology/runtime/telemetry.js';
 import { InMemoryDriver } from '../../topology/testing/driver.js';
 import type { Decision } from '../../topology/topology.js';
 import { demoConfig } from '../demo/traffic.js';
 import { DemoProgress, demoFeed } from './demoFeed.js';
-import { javaMajor } from './embeddedStack.js';
+import { javaMajor, leftBehind } from './embeddedStack.js';
 import { formatStatus, LiveStats } from './liveStats.js';
 
 describe('javaMajor', () => {
@@ -18,20 +23,51 @@ describe('javaMajor', () => {
   ])('reads %j as %j', (banner, major) => expect(javaMajor(banner)).toBe(major));
 });
 
+describe('a running embedded stack', () => {
+  it('is owned while its supervisor lives, and left behind once it is gone or was never recorded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopguard-owner-'));
+    try {
+      expect(leftBehind(dir)).toMatch(/^no loopguard start owns it/);
+      writeFileSync(join(dir, 'owner'), JSON.stringify({ supervisor: 4242, start: 4241 }));
+      expect(leftBehind(dir, (pid) => pid === 4242)).toBeNull();
+      expect(leftBehind(dir, () => false)).toBe('left behind: the loopguard start that started it (its supervisor, pid 4242) is gone');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('LiveStats', () => {
   it('counts events and decisions by verdict, sums lag, and rates events per second', () => {
     const s = new LiveStats(NO_TELEMETRY);
     s.sample(1000);
-    for (let i = 0; i < 30; i++) s.event('tool_call');
-    s.decision({ type: 'tool_decision', decision: 'block', why: 'generic_repeat', shadow: false });
-    s.decision({ type: 'run_abort', decision: 'run_abort', why: 'compaction_loop_persisted', shadow: false });
-    s.decision({ type: 'tool_decision', decision: 'block', why: 'generic_repeat', shadow: true });
+    s.event('tool_call', 30);
+    s.decision({ type: 'tool_decision', decision: 'block', why: 'generic_repeat', shadow: false }, 1);
+    s.decision({ type: 'run_abort', decision: 'run_abort', why: 'compaction_loop_persisted', shadow: false }, 1);
+    s.decision({ type: 'tool_decision', decision: 'block', why: 'generic_repeat', shadow: true }, 1);
     s.lag('in', 0, 3);
     s.lag('in', 1, 4);
     s.lag('in', 0, 1);
     s.setReady(true);
     expect(s.sample(3000)).toEqual({ ready: true, events: 30, eventsPerSecond: 15, decisions: { block: 1, abort: 1, 'would block': 1 }, lag: 5 });
     expect(formatStatus(s.status())).toBe('● ready  15.0 events/s  1 block · 1 abort · 1 would block  lag 5');
+  });
+});
+
+describe('LiveStats in front of the Prometheus metrics', () => {
+  // The processor reports a batch once per event type and label set (reportFolded); start's
+  // status and its /metrics counted one per report, not per event (issue 30: 13 of 349).
+  it('counts every event and decision of a batch, in its status and in /metrics', async () => {
+    const prometheus = new PrometheusTelemetry();
+    const s = new LiveStats(prometheus);
+    const record = (offset: number) => ({ topic: 'in', partition: 0, offset, key: null, value: null, timestamp: 0, headers: {} });
+    const decision = { type: 'tool_decision', decision: 'allow', detector: null, shadow: null } as unknown as Decision;
+    const folded = Array.from({ length: 40 }, (_, i) => [record(i), { kind: 'decided', eventType: 'tool_call', drops: [], trips: [], decisions: [decision] }] as const);
+    reportFolded(folded as unknown as FoldedRecords, s, createLogger({ log: { level: 'silent', redact: true } }));
+    expect(s.sample(1000)).toMatchObject({ events: 40, decisions: { allow: 40 } });
+    const text = await prometheus.registry.metrics();
+    expect(text).toContain('loopguard_events_total{type="tool_call"} 40');
+    expect(text).toContain('loopguard_decisions_total{type="tool_decision",decision="allow",detector="none",reason="none",shadow="false"} 40');
   });
 });
 

@@ -28,7 +28,7 @@ describe('decision metrics', () => {
   });
   it('count shadow decisions apart from enforced ones, and escalations', async () => {
     const t = new PrometheusTelemetry();
-    for (const d of [block, block, escalation, suppress]) t.decision(decisionLabels(d));
+    for (const d of [block, block, escalation, suppress]) t.decision(decisionLabels(d), 1);
     t.trip('slow_loop', false);
     const text = await t.registry.metrics();
     expect(text).toContain('loopguard_decisions_total{type="tool_decision",decision="block",detector="generic_repeat",reason="none",shadow="true"} 2');

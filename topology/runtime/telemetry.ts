@@ -23,9 +23,13 @@ export function decisionLabels(d: Decision): DecisionLabels {
 }
 
 export interface Telemetry {
-  /** `count` events of `type` folded (a batch reports each type once). */
-  event(type: string, count?: number): void;
-  decision(labels: DecisionLabels, count?: number): void;
+  /**
+   * `count` events of `type` folded (a batch reports each type once). `count` is required so a
+   * wrapper that forwards to another Telemetry cannot drop it and count one per batch.
+   */
+  event(type: string, count: number): void;
+  /** `count` decisions with these labels published (a batch reports each label set once). */
+  decision(labels: DecisionLabels, count: number): void;
   deadLetter(reason: string): void;
   /** A bounded collection of a key's state forgot something (docs/behaviour.md §1 "Limits"). */
   stateDrop(topic: string, what: string): void;
@@ -126,10 +130,10 @@ export class PrometheusTelemetry implements Telemetry {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'loopguard_' });
   }
 
-  event(type: string, count = 1): void {
+  event(type: string, count: number): void {
     this.events.inc({ type }, count);
   }
-  decision(l: DecisionLabels, count = 1): void {
+  decision(l: DecisionLabels, count: number): void {
     const bot = l.type === 'bot_decision';
     const shadow = String(l.shadow);
     this.decisions.inc({ type: l.type, decision: l.decision, detector: bot ? 'none' : (l.why ?? 'none'), reason: bot ? (l.why ?? 'none') : 'none', shadow }, count);

@@ -1,9 +1,10 @@
-// The kafkajs client itself: one `Kafka` per session, its logs routed into pino, and its
+// The kafkajs client itself: one `Kafka` per session, its logs routed into pino (logs.ts), and its
 // errors turned into LoopguardErrors that keep kafkajs's own verdict on retrying.
-import type { KafkaConfig, LogEntry, SASLOptions } from 'kafkajs';
+import type { KafkaConfig, SASLOptions } from 'kafkajs';
 import type { LoopguardSettings } from '../../config.js';
 import { ERROR_CODES, LoopguardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { kafkaLogger } from './logs.js';
 import { kafkajs } from './patches.js';
 
 const { Kafka, logLevel } = kafkajs;
@@ -12,18 +13,6 @@ export type KafkaClient = InstanceType<typeof Kafka>;
 function saslOf(s: LoopguardSettings['kafka']['sasl']): SASLOptions | undefined {
   if (s === undefined) return undefined;
   return { mechanism: s.mechanism, username: s.username, password: s.password } as SASLOptions;
-}
-
-const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
-
-function kafkaLogger(log: Logger) {
-  return () =>
-    ({ level, log: entry }: LogEntry) => {
-      const { message, ...rest } = entry;
-      // kafkajs logs retriable coordinator errors as ERROR while it retries them itself.
-      const lvl = LEVELS[level] === 'error' && /coordinator|leader|rebalanc|concurrent/i.test(message) ? 'warn' : (LEVELS[level] ?? 'info');
-      log[lvl]({ kafka: rest }, message);
-    };
 }
 
 export function createClient(settings: Pick<LoopguardSettings, 'kafka'>, log: Logger, clientSuffix: string): KafkaClient {
