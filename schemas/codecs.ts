@@ -26,7 +26,13 @@ function wireOf(field: Field): Wire {
       return (v) => JSON.stringify(v);
     case 'textOrRecord': {
       const keys = [...field.fields, ...Object.keys(field.loose ?? {})];
-      return (v) => (typeof v === 'string' ? v : Object.fromEntries(keys.map((k) => [k, Object.hasOwn(v as object, k) ? ((v as Obj)[k] ?? null) : null])));
+      const other = field.other;
+      return (v) => {
+        if (typeof v === 'string') return v;
+        if (other !== undefined && !isRecord(v)) return { ...Object.fromEntries(keys.map((k) => [k, null])), [other]: JSON.stringify(v) };
+        const r = Object.fromEntries(keys.map((k) => [k, Object.hasOwn(v as object, k) ? ((v as Obj)[k] ?? null) : null]));
+        return other === undefined ? r : { ...r, [other]: null };
+      };
     }
     case 'record': {
       const members = Object.entries(field.fields).map(([k, spec]) => [k, wireOf(fieldOf(spec))] as const);
@@ -73,8 +79,12 @@ function fromWire(field: Field, v: unknown): unknown {
   switch (field.kind) {
     case 'json':
       return JSON.parse(v as string);
-    case 'textOrRecord':
-      return isRecord(v) ? withoutNulls(v) : v;
+    case 'textOrRecord': {
+      if (!isRecord(v)) return v;
+      const json = field.other === undefined ? undefined : v[field.other];
+      if (typeof json === 'string') return JSON.parse(json) as unknown;
+      return withoutNulls(v);
+    }
     case 'position':
       return isRecord(v) ? { topic: v.topic, partition: v.partition, offset: v.offset } : v;
     case 'record': {

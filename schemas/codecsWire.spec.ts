@@ -14,9 +14,12 @@ function toWire(field: Field, v: unknown): unknown {
   switch (field.kind) {
     case 'json':
       return JSON.stringify(v);
-    case 'textOrRecord':
+    case 'textOrRecord': {
       if (typeof v === 'string') return v;
-      return Object.fromEntries([...field.fields, ...Object.keys(field.loose ?? {})].map((k) => [k, Object.hasOwn(v as object, k) ? ((v as Obj)[k] ?? null) : null]));
+      const other = field.other === undefined ? [] : [[field.other, isRecord(v) ? null : JSON.stringify(v)]];
+      const own = (k: string) => (isRecord(v) && Object.hasOwn(v, k) ? (v[k] ?? null) : null);
+      return Object.fromEntries([...[...field.fields, ...Object.keys(field.loose ?? {})].map((k) => [k, own(k)]), ...other]);
+    }
     case 'record':
       return Object.fromEntries(Object.entries(field.fields).map(([k, spec]) => [k, toWire(fieldOf(spec), Object.hasOwn(v as object, k) ? (v as Obj)[k] : undefined)]));
     case 'list':
@@ -61,6 +64,7 @@ function fromWire(field: Field, v: unknown): unknown {
     case 'json':
       return JSON.parse(v as string);
     case 'textOrRecord':
+      if (isRecord(v) && field.other !== undefined && typeof v[field.other] === 'string') return JSON.parse(v[field.other] as string);
       return isRecord(v) ? withoutNulls(v) : v;
     case 'position':
       return isRecord(v) ? { topic: v.topic, partition: v.partition, offset: v.offset } : v;

@@ -112,10 +112,16 @@ function avroType(field: Field): avro.Schema {
       return 'boolean';
     case 'textOrRecord': {
       const loose = Object.entries(field.loose ?? {}).map(([name, t]) => ({ name, type: ['null', t === 'number' ? 'double' : 'string'], default: null }));
+      // Another JSON value rides in the record as JSON text: a new union branch would break
+      // readers of the earlier schema (FULL_TRANSITIVE), a new member with a default does not.
+      const other =
+        field.other === undefined
+          ? []
+          : [{ name: field.other, type: ['null', 'string'], default: null, doc: 'An error that is neither a string nor an object (a number, boolean or array), as JSON text.' }];
       return {
         type: 'record',
         name: field.record,
-        fields: [...field.fields.map((name) => ({ name, type: ['null', 'string'], default: null })), ...loose] as avro.schema.RecordType['fields'],
+        fields: [...field.fields.map((name) => ({ name, type: ['null', 'string'], default: null })), ...loose, ...other] as avro.schema.RecordType['fields'],
       };
     }
     case 'position':

@@ -8,7 +8,7 @@ import type avro from 'avsc';
 import { lazyType, type ValueCodec } from './avro.js';
 import type { BotEvidence, ConversationState, Cooldown, PairState, ReceiverState, SlowLoopState } from '../processors/botLoop/state.js';
 import { idsFrom, mapIds } from '../processors/kernel/idMemory.js';
-import { DETECTORS, MAX_EVENT_IDS, type Aborted, type Evidence, type RunState, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
+import { DETECTORS, MAX_EVENT_IDS, type Aborted, type Evidence, type RunState, type Spent, type Tally, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
 
 /** What the changelog holds per key: the state and the input offset last folded into it. */
 export interface StoreEntry<S = unknown> {
@@ -47,6 +47,13 @@ interface AvroRun {
   blocked: { count: number; since: number; toolCallIds: string[] } | null;
   warnings: Array<{ key: string; count: number }>;
   eventIds: Array<{ eventType: string; eventId: string; verdict: AvroVerdict | null }>;
+  /** Null in values written before budgets (§5). */
+  spent: { all: AvroTally | null; tools: Array<{ key: string; tally: AvroTally }> } | null;
+}
+interface AvroTally {
+  count: number;
+  since: number;
+  toolCallIds: string[];
 }
 interface AvroCooldown {
   start: number;
@@ -137,6 +144,12 @@ function abortedFromAvro(a: NonNullable<AvroRun['aborted']>): Aborted {
   return { count: a.count, toolName: a.toolName, detector, evidence: evidenceFromAvro(a.evidence) };
 }
 
+const tallyToAvro = (t: Tally): AvroTally => ({ count: t.count, since: t.since, toolCallIds: [...t.toolCallIds] });
+const tallyFromAvro = (t: AvroTally): Tally => ({ count: t.count, since: t.since, toolCallIds: [...t.toolCallIds] });
+
+const spentToAvro = (s: Spent | null): AvroRun['spent'] => s && { all: s.all && tallyToAvro(s.all), tools: s.tools.map(([key, tally]) => ({ key, tally: tallyToAvro(tally) })) };
+const spentFromAvro = (s: AvroRun['spent']): Spent | null => s && { all: s.all && tallyFromAvro(s.all), tools: s.tools.map((t) => [t.key, tallyFromAvro(t.tally)] as const) };
+
 function guardFromAvro(g: NonNullable<AvroRun['guard']>): RunState['guard'] {
   // A guard written before windowEvents existed restores with unknown ids and ts 0.
   return {
@@ -167,6 +180,7 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
     },
     aborted: s.aborted && { count: s.aborted.count, toolName: s.aborted.toolName, detector: s.aborted.detector, evidence: evidenceToAvro(s.aborted.evidence) },
     blocked: s.blocked && { count: s.blocked.count, since: s.blocked.since, toolCallIds: [...s.blocked.toolCallIds] },
+    spent: spentToAvro(s.spent),
     warnings: s.warnings.map(([key, count]) => ({ key, count })),
     eventIds: mapIds(s.seen, (key, verdict) => {
       const at = key.indexOf(SEEN_SEPARATOR);
@@ -187,6 +201,7 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
     guard: a.guard && guardFromAvro(a.guard),
     aborted: a.aborted && abortedFromAvro(a.aborted),
     blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },
+    spent: spentFromAvro(a.spent ?? null),
     warnings: a.warnings.map((w) => [w.key, w.count] as const),
     seen: idsFrom(
       a.eventIds.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const),

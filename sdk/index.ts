@@ -1,7 +1,7 @@
 // What agent runners and channel dispatchers import.
 export { LoopguardRunner, type RunnerOptions, type ToolCallInput, type ToolOutcome, type ToolVerdict, type ToolWouldHave, type RunRef, type RunAbortNotice } from './runner.js';
 export { LoopguardDispatcher, type Inbound, type InboundVerdict, type InboundWouldHave } from './dispatcher.js';
-export type { Evidence } from './verdicts.js';
+export type { Budget, Evidence } from './verdicts.js';
 export type { ClientOptions } from './connection.js';
 export { canonicalJson, hashArgs, hashOutcome, hashValue, unknownToolNameOf, type OutcomeHash, type OutcomeInput } from '../processors/toolLoop/hashing.js';
 export * from '../processors/botLoop/adapters/index.js';

@@ -2,7 +2,7 @@
 // outcome reaches loopguard as a `resultHash`, which only rule 1 (the explicit flag) can make
 // transient, so the runner judges rules 2–3 here with the processor's own rules, on the raw
 // error it never sends, and sends the result as the flag. The caller's own flag always wins.
-import type { ErrorObject } from '../processors/kernel/contract.js';
+import type { ErrorObject, ErrorValue } from '../processors/kernel/contract.js';
 import { isTransient } from '../processors/toolLoop/transient.js';
 
 const ownString = (o: object, k: string): string | undefined => {
@@ -14,10 +14,10 @@ const ownNumber = (o: object, k: string): number | undefined => {
   return typeof v === 'number' ? v : undefined;
 };
 
-/** The error as loopguard would read it off the wire: text, or `{name, message, status, statusCode, code}`. */
-function wireError(error: unknown): string | ErrorObject | undefined {
+/** The error as loopguard would read it off the wire: text, a number, boolean or array, or `{name, message, status, statusCode, code}`. */
+function wireError(error: unknown): ErrorValue | undefined {
   if (error === undefined || error === null) return undefined;
-  if (typeof error === 'string') return error;
+  if (typeof error === 'string' || typeof error === 'boolean' || (typeof error === 'number' && Number.isFinite(error)) || Array.isArray(error)) return error as ErrorValue;
   if (typeof error !== 'object') return String(error);
   const picked = {
     name: ownString(error, 'name'),

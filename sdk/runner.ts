@@ -133,7 +133,7 @@ export class LoopguardRunner {
   }
 
   private failurePolicy(toolName: string, toolCallId: string): ToolVerdict {
-    const none = { toolCallId, detector: null, count: null, evidence: null, wouldHave: null };
+    const none = { toolCallId, detector: null, count: null, evidence: null, budget: null, wouldHave: null };
     if (this.opts.failure === 'open') return { ...none, decision: 'allow', message: null, notify: false, answeredBy: 'fail-open' };
     return {
       ...none,

@@ -38,6 +38,7 @@ describe('tool decision → verdict', () => {
       detector: 'generic_repeat',
       count: 20,
       evidence,
+      budget: null,
       wouldHave: null,
       answeredBy: 'loopguard',
     });
@@ -51,7 +52,8 @@ describe('tool decision → verdict', () => {
       detector: null,
       count: null,
       evidence: null,
-      wouldHave: { decision: 'block', detector: 'generic_repeat', count: 20, message: 'Blocked read', evidence },
+      budget: null,
+      wouldHave: { decision: 'block', detector: 'generic_repeat', count: 20, message: 'Blocked read', evidence, budget: null },
       answeredBy: 'loopguard',
     });
   });
@@ -97,6 +99,7 @@ describe('run abort → notice and the run’s later calls', () => {
       detector: 'block_escalation',
       count: 3,
       evidence,
+      budget: null,
       wouldHave: null,
       answeredBy: 'run-aborted',
     });

@@ -8,6 +8,17 @@ import type { RunAbort, ToolDecision } from '../processors/toolLoop/react.js';
 
 export type { Evidence };
 
+/**
+ * The budget a block used up (docs/behaviour.md §5): the run's calls to one tool (`count` is
+ * how many), the run's calls in all (`count`: how many), or its time (`count`: seconds).
+ */
+export type Budget = 'tool_calls' | 'run_calls' | 'run_time';
+
+const BUDGETS: Readonly<Record<string, Budget>> = { tool_call_budget: 'tool_calls', run_call_budget: 'run_calls', run_time_budget: 'run_time' };
+
+/** Which budget a decision's detector names, if any. */
+export const budgetOf = (detector: string | null): Budget | null => (detector !== null && Object.hasOwn(BUDGETS, detector) ? BUDGETS[detector]! : null);
+
 /** What a shadow-mode tool decision would have done in enforce mode. */
 export interface ToolWouldHave {
   readonly decision: 'warn' | 'block';
@@ -15,6 +26,8 @@ export interface ToolWouldHave {
   readonly count: number | null;
   readonly message: string | null;
   readonly evidence: Evidence | null;
+  /** A block by a budget: which one. */
+  readonly budget: Budget | null;
 }
 
 export interface ToolVerdict {
@@ -28,6 +41,8 @@ export interface ToolVerdict {
   readonly count: number | null;
   /** Warn / block: the tool calls behind `count` (§4.5). */
   readonly evidence: Evidence | null;
+  /** A block by a budget (§5): which one is used up; null for any other answer. */
+  readonly budget: Budget | null;
   /** Shadow mode: the warn or block that enforce mode would have answered; null otherwise. */
   readonly wouldHave: ToolWouldHave | null;
   /** Who answered: loopguard itself, a known abort, or the failure policy after the timeout. */
@@ -44,13 +59,13 @@ export interface RunAbortNotice {
   readonly evidence: Evidence | null;
 }
 
-const ALLOW = { decision: 'allow', message: null, notify: false, detector: null, count: null, evidence: null, wouldHave: null } as const;
+const ALLOW = { decision: 'allow', message: null, notify: false, detector: null, count: null, evidence: null, budget: null, wouldHave: null } as const;
 
 export function toolVerdictOf(d: ToolDecision, toolCallId: string): ToolVerdict {
   if (d.decision === 'allow') return { ...ALLOW, toolCallId, answeredBy: 'loopguard' };
   const evidence = d.evidence ?? null;
   if (d.shadow === true) {
-    const wouldHave = { decision: d.decision, detector: d.detector, count: d.count, message: d.message, evidence };
+    const wouldHave = { decision: d.decision, detector: d.detector, count: d.count, message: d.message, evidence, budget: budgetOf(d.detector) };
     return { ...ALLOW, toolCallId, wouldHave, answeredBy: 'loopguard' };
   }
   return {
@@ -61,6 +76,7 @@ export function toolVerdictOf(d: ToolDecision, toolCallId: string): ToolVerdict 
     detector: d.detector,
     count: d.count,
     evidence,
+    budget: budgetOf(d.detector),
     wouldHave: null,
     answeredBy: 'loopguard',
   };
@@ -76,6 +92,7 @@ export function abortedVerdict(a: RunAbortNotice, toolCallId: string): ToolVerdi
     detector: a.detector,
     count: a.count,
     evidence: a.evidence,
+    budget: null,
     wouldHave: null,
     answeredBy: 'run-aborted',
   };

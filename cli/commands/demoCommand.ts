@@ -91,7 +91,7 @@ export function registerDemo(program: Command, _ctx: Context): void {
   program
     .command('demo')
     .description(
-      'Run bundled example traffic (stuck agent, progressing poll, ping-pong, compaction loop, escalation, an agent in shadow mode, bot storm, normal bot exchange, slow bot loop ended by a person) through the starter config and show what loopguard decides and why. No services needed.',
+      'Run bundled example traffic (stuck agent, progressing poll, ping-pong, compaction loop, escalation, an agent in shadow mode, a run that hits a budget, bot storm, normal bot exchange, slow bot loop ended by a person) through the starter config and show what loopguard decides and why. No services needed.',
     )
     .option('--json', 'print the decisions as JSON lines instead of the table', false)
     .option('--events', "print the demo's events as JSON lines instead (input for `produce` or `replay`)", false)

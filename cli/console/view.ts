@@ -42,6 +42,12 @@ export interface RunRow {
   readonly message: string;
   readonly warns: number;
   readonly blocks: number;
+  /**
+   * Its spent calls as far as decisions tell (§5): the allowed and warned calls seen since the
+   * console began reading (an exempt call is allowed too, so it counts here), or the count of
+   * a run call budget block, which is exact.
+   */
+  readonly calls: number;
   readonly since: number;
   readonly lastTs: number;
   readonly shadow: boolean;
@@ -134,6 +140,8 @@ export class ConsoleView {
   private feed: FeedItem[] = [];
   private readonly runs = new Map<string, RunState>();
   private readonly pairs = new Map<string, PairState>();
+  /** Per run key: its allowed and warned calls (RunRow.calls), most recently updated last. */
+  private readonly spent = new Map<string, number>();
   /** Per minute of stream time: count per `verdict\twhy\tshadow` (acting) and per verdict (all). */
   private readonly minutes = new Map<number, Map<string, number>>();
   /** Bumped on every change, so a server pushes only new snapshots. */
@@ -175,6 +183,8 @@ export class ConsoleView {
 
   private run(d: Extract<ConsoleDecision, { type: 'tool_decision' | 'run_abort' }>, verdict: Verdict): void {
     const existing = this.runs.get(d.key);
+    const calls = this.spend(d, verdict);
+    if (existing !== undefined) existing.calls = calls;
     if (verdict === 'allow') {
       // A run that is let through again is no longer being warned or blocked; an aborted run
       // stays aborted whatever follows.
@@ -190,6 +200,7 @@ export class ConsoleView {
       message: '',
       warns: 0,
       blocks: 0,
+      calls,
       since: d.ts,
       lastTs: d.ts,
       shadow: false,
@@ -206,6 +217,16 @@ export class ConsoleView {
     r.shadow = d.shadow === true;
     this.runs.delete(d.key);
     this.runs.set(d.key, r);
+  }
+
+  /** The run's spent calls after this decision (see RunRow.calls). */
+  private spend(d: Extract<ConsoleDecision, { type: 'tool_decision' | 'run_abort' }>, verdict: Verdict): number {
+    let n = this.spent.get(d.key) ?? 0;
+    if (verdict === 'allow' || verdict === 'warn') n++;
+    else if (d.detector === 'run_call_budget' && d.count !== null) n = d.count;
+    this.spent.delete(d.key);
+    this.spent.set(d.key, n);
+    return n;
   }
 
   private pair(d: Extract<ConsoleDecision, { type: 'bot_decision' }>, verdict: Verdict): void {
@@ -297,6 +318,7 @@ export class ConsoleView {
     for (const [k, r] of this.runs) if (now - r.lastTs > this.opts.runIdleMs) this.runs.delete(k);
     for (const [k, p] of this.pairs) if (p.cooldownUntil <= now) this.pairs.delete(k);
     trim(this.runs, this.opts.maxTracked);
+    trim(this.spent, this.opts.maxTracked);
     trim(this.pairs, this.opts.maxTracked);
   }
 }

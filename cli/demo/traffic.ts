@@ -87,6 +87,16 @@ function shadowReader(): Scenario {
   return { title: 'The stuck reader again, from an agent in shadow mode (decided, reported, not enforced)', events: [...events, r.end()] };
 }
 
+// A research agent that keeps searching with new words each time: no repetition rule sees a
+// loop, but the starter gives the researcher agent 5 web searches per run (a budget, §5), so
+// the sixth and every later one is blocked with tool_call_budget.
+function searchBudget(): Scenario {
+  const r = run('run-researcher', T0 + 6, 'researcher');
+  const topics = ['kafka exactly once', 'kafka transactions', 'kafka idempotent producer', 'kafka eos v2', 'kafka read committed', 'kafka fencing', 'kafka zombie producer'];
+  const events = topics.flatMap((q) => [r.call('web_search', { q }), r.outcome('web_search', { q }, text(`10 results for ${q}`))]);
+  return { title: 'An agent searching on and on with new queries (a per-run budget stops it)', events: [...events, r.end()] };
+}
+
 // A Matrix bot answered by another every two minutes (as the deploy bot's account sees it): far
 // under the pair budget, but the starter's slow-loop budget (60 bot messages in 3 h with no
 // person writing) stops it, and a person writing in the room ends the cooldown. It runs in the
@@ -127,6 +137,7 @@ export const demoScenarios = (): Scenario[] => [
   compactionLoop(),
   escalation(),
   shadowReader(),
+  searchBudget(),
   botStorm(),
   botExchange(),
   slowLoop(),
@@ -137,7 +148,7 @@ export const demoConfig = {
   tools: { loopDetection: { enabled: true } },
   channels: { defaults: { botLoopProtection: { enabled: true } } },
   loopguard: {
-    toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } },
+    toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' }, researcher: { tools: { web_search: { maxCalls: 5 } } } } },
     botPolicy: { slowLoop: {}, humanReset: true },
   },
 };

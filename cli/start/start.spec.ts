@@ -78,7 +78,7 @@ describe('start --demo traffic', () => {
   it('is tagged as its own runs and conversations and ends now', () => {
     expect(Math.max(...feed.events.map((e) => e.ts as number))).toBe(10_000_000);
     expect(new Set(feed.events.filter((e) => e.runId).map((e) => e.runId))).toEqual(
-      new Set(['run-stuck-reader-abc', 'run-build-poll-abc', 'run-ping-pong-abc', 'run-compaction-abc', 'run-stubborn-abc', 'run-canary-reader-abc']),
+      new Set(['run-stuck-reader-abc', 'run-build-poll-abc', 'run-ping-pong-abc', 'run-compaction-abc', 'run-stubborn-abc', 'run-canary-reader-abc', 'run-researcher-abc']),
     );
     expect(feed.events.filter((e) => e.type === 'bot_message').every((e) => String(e.conversationId).endsWith('-abc') && String(e.eventId).endsWith('-abc'))).toBe(true);
   });

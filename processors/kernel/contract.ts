@@ -27,9 +27,17 @@ export type Field<T = unknown> = FieldBase<T> &
     | { readonly kind: 'json' }
     /**
      * A string, or a record of optional strings (`{name, message}`) plus optional `loose`
-     * members: kept when of their type, dropped (not rejected) otherwise.
+     * members: kept when of their type, dropped (not rejected) otherwise; with `other`, also any
+     * other JSON value (a number, boolean or array), which travels as JSON text in the record's
+     * member of that name.
      */
-    | { readonly kind: 'textOrRecord'; readonly record: string; readonly fields: readonly string[]; readonly loose?: Readonly<Record<string, LooseType>> }
+    | {
+        readonly kind: 'textOrRecord';
+        readonly record: string;
+        readonly fields: readonly string[];
+        readonly loose?: Readonly<Record<string, LooseType>>;
+        readonly other?: string;
+      }
     | { readonly kind: 'position' }
     /** A nested record (an Avro record of its own, named `record`). */
     | { readonly kind: 'record'; readonly record: string; readonly fields: Fields }
@@ -61,12 +69,14 @@ export const f = {
   boolean: (doc?: string): Field<boolean> => ({ kind: 'boolean', doc }),
   json: (doc?: string): Field<unknown> => ({ kind: 'json', doc }),
   // status, statusCode and code arrived as free-form extras before they were declared, so a
-  // value of another type is dropped rather than making the event invalid.
-  error: (doc?: string): Field<string | ErrorObject> => ({
+  // value of another type is dropped rather than making the event invalid. Any JSON value but
+  // null is an error (docs/behaviour.md §1); numbers, booleans and arrays travel as `json`.
+  error: (doc?: string): Field<ErrorValue> => ({
     kind: 'textOrRecord',
     record: 'ToolError',
     fields: ['name', 'message'],
     loose: { status: 'number', statusCode: 'number', code: 'string' },
+    other: 'json',
     doc,
   }),
   position: (doc?: string): Field<SourcePosition> => ({ kind: 'position', doc }),
@@ -82,6 +92,9 @@ export interface ErrorObject {
   readonly statusCode?: number;
   readonly code?: string;
 }
+/** A tool outcome's error: any JSON value but null; objects keep only the members of ErrorObject. */
+export type ErrorValue = string | ErrorObject | number | boolean | readonly unknown[];
+
 export interface SourcePosition {
   readonly topic: string;
   readonly partition: number;
@@ -139,6 +152,7 @@ function check(field: Field, v: unknown): string | undefined {
       return v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint' ? 'must be a JSON value' : undefined;
     case 'textOrRecord':
       if (typeof v === 'string') return undefined;
+      if (field.other !== undefined && !isRecord(v)) return isJsonValue(v) ? undefined : 'must be a JSON value';
       if (!isRecord(v)) return `must be a string or an object with ${field.fields.join('/')}`;
       for (const k of field.fields) {
         const x = own(v, k);
@@ -178,11 +192,27 @@ function checkFields(fields: Fields, v: Record<string, unknown>): string | undef
   return undefined;
 }
 
+/**
+ * A number, boolean, or array of JSON values (what JSON text can hold besides strings, objects
+ * and null): finite numbers only, and arrays whose items are JSON values, so the value is the
+ * same after its trip as JSON text (`replay` and Kafka hash the same thing).
+ */
+function isJsonValue(v: unknown, depth = 0): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v === 'boolean' || typeof v === 'string' || v === null) return true;
+  if (depth > 512) return false;
+  if (Array.isArray(v)) return v.every((x) => isJsonValue(x, depth + 1));
+  return isRecord(v) && Object.values(v).every((x) => isJsonValue(x, depth + 1));
+}
+
 /** A fresh copy holding only what the field declares (error objects keep only their fields). */
 function normalise(field: Field, v: unknown): unknown {
   switch (field.kind) {
     case 'textOrRecord':
-      return typeof v === 'string' ? v : normaliseError(field.fields, field.loose ?? {}, v as object);
+      if (typeof v === 'string') return v;
+      // An array is copied as JSON text carries it (as it reaches loopguard through Kafka).
+      if (Array.isArray(v)) return JSON.parse(JSON.stringify(v)) as unknown;
+      return isRecord(v) ? normaliseError(field.fields, field.loose ?? {}, v) : v;
     case 'record': {
       const out: Record<string, unknown> = {};
       for (const [name, spec] of Object.entries(field.fields)) {

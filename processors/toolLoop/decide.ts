@@ -2,6 +2,7 @@
 // before it. Nothing here changes state: `evolve` folds the event and this verdict afterwards.
 import { lookupId } from '../kernel/idMemory.js';
 import type { ResolvedLoopDetection, RunConfig } from './config.js';
+import { budgetBlock, spendKey } from './budgets.js';
 import { detect } from './detect.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
 import type { ToolEntry } from './policy.js';
@@ -19,10 +20,12 @@ export type RunVerdict =
       readonly kind: 'call';
       readonly verdict: Verdict;
       readonly warningKey: string | undefined;
-      /** False for an exempt tool (§4.3): allowed and not recorded. */
+      /** False for an exempt tool (§4.3): allowed, not recorded, and spends nothing (§5). */
       readonly record: boolean;
-      /** A block by §2.5 rules: counted for escalation (§4.2). */
+      /** A block by §2.5 rules or a budget: counted for escalation (§4.2). */
       readonly counted: boolean;
+      /** The tool key an allowed or warned call is counted on for its tool budget (§5), if any. */
+      readonly spendKey: string | undefined;
       /** Set when this block ends the run (§4.2): a run_abort follows the decision. */
       readonly escalation: Escalation | undefined;
     }
@@ -68,33 +71,49 @@ export function decideRun(state: RunState, event: ToolEvent, resolve: Resolve, t
 const shadowOf = (cfg: RunConfig): true | undefined => (cfg.policy.mode === 'shadow' ? true : undefined);
 
 // A literal with every field, not a spread: this runs for every call.
-const answer = (verdict: Verdict, warningKey?: string, record = true, counted = false, escalation?: Escalation): RunVerdict => ({
+const answer = (verdict: Verdict, warningKey?: string, record = true, counted = false, escalation?: Escalation, spendKey?: string): RunVerdict => ({
   kind: 'call',
   verdict,
   warningKey,
   record,
   counted,
+  spendKey,
   escalation,
 });
 
+// §2.5's blocks, then the budgets (§5), then §2.5's warn or allow.
 function decideCall(state: RunState, e: ToolCall, cfg: RunConfig): RunVerdict {
   const shadow = shadowOf(cfg);
   if (state.aborted !== null) {
     const a = state.aborted;
     return answer({ decision: 'block', detector: a.detector, level: 'critical', count: a.count, notify: true, shadow, evidence: a.evidence });
   }
-  const entry = cfg.policy.toolEntry(e.toolName);
+  const selected = cfg.policy.selectTool(e.toolName);
+  const entry = selected?.[1];
   if (entry?.exempt === true) return answer(shadow ? SHADOW_ALLOW : ALLOW, undefined, false);
-  const allow = shadow ? SHADOW_ALLOW : ALLOW;
-  if (cfg.enabled !== true) return answer(allow);
-  const found = detect(state.history, { toolName: e.toolName, argsHash: e.argsHash, action: e.action, poll: entry?.poll }, callThresholds(cfg, entry));
-  if (found === undefined) return answer(allow);
-  const { detector, count, pairedToolName, evidence } = found;
-  if (found.decision === 'block') {
+  const found =
+    cfg.enabled === true ? detect(state.history, { toolName: e.toolName, argsHash: e.argsHash, action: e.action, poll: entry?.poll }, callThresholds(cfg, entry)) : undefined;
+  if (found?.decision === 'block') {
+    const { detector, count, pairedToolName, evidence } = found;
     return answer({ decision: 'block', detector, level: 'critical', count, notify: true, pairedToolName, shadow, evidence }, undefined, true, true, escalationOf(state, e, cfg));
   }
+  const budget = budgetBlock(state, e.ts, cfg, selected);
+  if (budget !== undefined) {
+    const { detector, count, evidence } = budget;
+    return answer({ decision: 'block', detector, level: 'critical', count, notify: true, shadow, evidence }, undefined, true, true, escalationOf(state, e, cfg));
+  }
+  const key = spendKey(cfg, selected);
+  if (found === undefined) return answer(shadow ? SHADOW_ALLOW : ALLOW, undefined, true, false, undefined, key);
+  const { detector, count, pairedToolName, evidence } = found;
   const notify = shouldNotify(state.warnings, found.warningKey, count);
-  return answer({ decision: 'warn', detector, level: 'warning', count, notify, pairedToolName, shadow, evidence }, notify ? found.warningKey : undefined);
+  return answer(
+    { decision: 'warn', detector, level: 'warning', count, notify, pairedToolName, shadow, evidence },
+    notify ? found.warningKey : undefined,
+    true,
+    false,
+    undefined,
+    key,
+  );
 }
 
 /** §4.3: a tool's own thresholds, clamped again from the run's resolved global threshold. */

@@ -24,7 +24,7 @@ describe('tool event validation', () => {
     [{ type: 'tool_call', ts: 1, runId: 'r', args: {} }, 'toolName'],
     [{ type: 'tool_call', ts: 1, runId: 'r', toolName: 'x' }, 'args or argsHash'],
     [{ type: 'tool_call', ts: 1, runId: 5, toolName: 'x', args: {} }, 'runId'],
-    [{ type: 'tool_outcome', ts: 1, runId: 'r', toolName: 'x', args: {}, error: 7 }, 'error'],
+    [{ type: 'tool_outcome', ts: 1, runId: 'r', toolName: 'x', args: {}, error: NaN }, 'error'],
     [{ type: 'compaction', ts: 1 }, 'sessionKey or runId'],
     [{ type: 'tool_result', ts: 1, runId: 'r' }, 'type'],
   ])('rejects %j naming %s', (event, what) => {

@@ -24,7 +24,14 @@ export function toolLoopProcess(config: ToolLoopConfig = defaultToolLoopConfig):
     drops: (state, event, verdict) => (verdict.kind !== 'repeat' && event.eventId !== undefined && liveState(state, event.ts, ttl).seen.end >= MAX_EVENT_IDS ? ['event_id'] : []),
     isEmpty: (s) =>
       s.lastTs === null ||
-      (s.agentId === null && s.history.length === 0 && s.guard === null && s.aborted === null && s.blocked === null && s.warnings.length === 0 && s.seen.end === 0),
+      (s.agentId === null &&
+        s.history.length === 0 &&
+        s.guard === null &&
+        s.aborted === null &&
+        s.blocked === null &&
+        s.spent === null &&
+        s.warnings.length === 0 &&
+        s.seen.end === 0),
     isExpired: (s, streamTime) => s.lastTs !== null && streamTime - s.lastTs > ttl,
   };
 }

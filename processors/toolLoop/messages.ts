@@ -25,6 +25,12 @@ export function verdictMessage(detector: Detector, decision: 'warn' | 'block', t
       return `${tag} Run aborted: after context compaction the agent repeated "${toolName}" with the same arguments and the same result ${count} times. Compaction did not break the loop; start a new run with a different plan.`;
     case DETECTORS.blockEscalation:
       return `${tag} Run aborted: the model kept retrying calls that were blocked (${count} blocked calls, the last one "${toolName}"). The run is ended; start a new run with a different plan instead of retrying.`;
+    case DETECTORS.toolCallBudget:
+      return `${tag} Blocked: this run has used its budget of calls to "${toolName}" (${count} calls made). Do not call it again in this run; answer with what you already have.`;
+    case DETECTORS.runCallBudget:
+      return `${tag} Blocked: this run has used its budget of tool calls (${count} calls made), so "${toolName}" was not run. Stop calling tools and answer with what you already have.`;
+    case DETECTORS.runTimeBudget:
+      return `${tag} Blocked: this run has been calling tools for ${count} seconds, its time budget, so "${toolName}" was not run. Stop calling tools and answer with what you already have.`;
     default: {
       const unreachable: never = detector;
       return unreachable;

@@ -1,6 +1,6 @@
 // `loopguard.toolPolicy` (docs/behaviour.md §4): the block as written (validated), and its
 // resolution for one run: the global fields overwritten field by field by the run's agent
-// (one level deep for `escalation`), the two `tools` maps merged key by key.
+// (one level deep for `escalation` and `budgets`), the two `tools` maps merged key by key.
 import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
@@ -11,6 +11,8 @@ export const toolEntrySchema = z
     poll: z.boolean().optional(),
     warningThreshold: positiveInt.optional(),
     criticalThreshold: positiveInt.optional(),
+    /** Per run, for the calls whose selected entry is this key (§5). */
+    maxCalls: positiveInt.optional(),
   })
   .superRefine((e, ctx) => {
     if (e.warningThreshold !== undefined && e.criticalThreshold !== undefined && e.warningThreshold >= e.criticalThreshold) {
@@ -22,9 +24,15 @@ export const toolEntrySchema = z
     }
   });
 
+/** §5: per run; at least one of the two. */
+export const budgetsSchema = z
+  .strictObject({ maxCalls: positiveInt.optional(), maxSeconds: positiveInt.optional() })
+  .refine((b) => b.maxCalls !== undefined || b.maxSeconds !== undefined, { message: 'must set maxCalls or maxSeconds (or both)' });
+
 const policyFields = {
   mode: z.enum(['enforce', 'shadow']).optional(),
   escalation: z.strictObject({ abortAfterBlocks: positiveInt }).optional(),
+  budgets: budgetsSchema.optional(),
   transientErrors: z.boolean().optional(),
   tools: z.record(z.string(), toolEntrySchema).optional(),
 };
@@ -36,26 +44,59 @@ export type ToolEntry = z.infer<typeof toolEntrySchema>;
 export type ToolPolicyAgentBlock = z.infer<typeof toolPolicyAgentSchema>;
 export type ToolPolicyBlock = z.infer<typeof toolPolicySchema>;
 export type PolicyMode = 'enforce' | 'shadow';
+export type Budgets = z.infer<typeof budgetsSchema>;
+
+/** The entry §4.3 selects for a call, with its key. */
+export type SelectedTool = readonly [key: string, entry: ToolEntry];
+
+/**
+ * What a run's state counts for budgets (§5), the same for every run of one config: spent
+ * calls in all when any block sets `budgets`, and per tool key only for the keys some block
+ * gives `maxCalls` (no other key can ever be asked for its count).
+ */
+export interface BudgetTracking {
+  readonly runs: boolean;
+  readonly keys: ReadonlySet<string>;
+}
 
 export interface ResolvedToolPolicy {
   readonly mode: PolicyMode;
   /** Blocks after which the run is aborted (§4.2); undefined: escalation is off. */
   readonly abortAfterBlocks: number | undefined;
   readonly transientErrors: boolean;
+  /** The run's budgets (§5); undefined: none. */
+  readonly budgets: Budgets | undefined;
+  readonly tracking: BudgetTracking;
   /** The entry that applies to a tool name (§4.3), if any. */
   readonly toolEntry: (toolName: string) => ToolEntry | undefined;
+  /** The same, with the key that selected it. */
+  readonly selectTool: (toolName: string) => SelectedTool | undefined;
 }
 
 export function resolveToolPolicy(global: ToolPolicyBlock, agent: ToolPolicyAgentBlock | undefined): ResolvedToolPolicy {
   const a = agent ?? {};
   // One level deep: an agent's escalation overwrites the global one's fields, never removes it.
   const escalation = global.escalation !== undefined || a.escalation !== undefined ? { ...global.escalation, ...a.escalation } : undefined;
+  // Likewise budgets (§5): an agent changes or adds a budget, never removes one.
+  const budgets = global.budgets !== undefined || a.budgets !== undefined ? { ...global.budgets, ...a.budgets } : undefined;
+  const selectTool = toolSelector(mergeTools(global.tools, a.tools));
   return {
     mode: a.mode ?? global.mode ?? 'enforce',
     abortAfterBlocks: escalation?.abortAfterBlocks,
     transientErrors: a.transientErrors ?? global.transientErrors ?? false,
-    toolEntry: toolMatcher(mergeTools(global.tools, a.tools)),
+    budgets,
+    tracking: budgetTracking(global),
+    toolEntry: (toolName) => selectTool(toolName)?.[1],
+    selectTool,
   };
+}
+
+/** §5: what runs of this policy count (see BudgetTracking). */
+export function budgetTracking(global: ToolPolicyBlock): BudgetTracking {
+  const blocks: ToolPolicyAgentBlock[] = [global, ...Object.values(global.agents ?? {})];
+  const keys = new Set<string>();
+  for (const b of blocks) for (const [k, e] of Object.entries(b.tools ?? {})) if (e.maxCalls !== undefined) keys.add(k);
+  return { runs: blocks.some((b) => b.budgets !== undefined), keys };
 }
 
 /** Key by key: an agent's entry overwrites the same key's fields; its new keys come after the global ones. */
@@ -70,12 +111,18 @@ export function mergeTools(global: Readonly<Record<string, ToolEntry>> = {}, age
  * characters other than `*`, ties to the first in merged order.
  */
 export function toolMatcher(entries: ReadonlyArray<readonly [string, ToolEntry]>): (toolName: string) => ToolEntry | undefined {
+  const select = toolSelector(entries);
+  return (toolName) => select(toolName)?.[1];
+}
+
+/** toolMatcher, with the key that selected the entry. */
+export function toolSelector(entries: ReadonlyArray<readonly [string, ToolEntry]>): (toolName: string) => SelectedTool | undefined {
   if (entries.length === 0) return () => undefined;
-  const exact = new Map(entries);
+  const exact = new Map(entries.map((x) => [x[0], x] as const));
   const literalLength = (p: string) => p.length - (p.match(/\*/g)?.length ?? 0);
   // A stable sort keeps merged order among patterns of equal weight.
   const patterns = entries.filter(([k]) => k.includes('*')).sort((x, y) => literalLength(y[0]) - literalLength(x[0]));
-  return (toolName) => exact.get(toolName) ?? patterns.find(([p]) => globMatch(p, toolName))?.[1];
+  return (toolName) => exact.get(toolName) ?? patterns.find(([p]) => globMatch(p, toolName));
 }
 
 /**

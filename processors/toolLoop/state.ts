@@ -13,6 +13,9 @@ export const DETECTORS = {
   genericRepeat: 'generic_repeat',
   compactionLoopPersisted: 'compaction_loop_persisted',
   blockEscalation: 'block_escalation',
+  toolCallBudget: 'tool_call_budget',
+  runCallBudget: 'run_call_budget',
+  runTimeBudget: 'run_time_budget',
 } as const;
 export type Detector = (typeof DETECTORS)[keyof typeof DETECTORS];
 export const DETECTOR_NAMES = Object.values(DETECTORS);
@@ -64,13 +67,27 @@ export interface Aborted {
   readonly evidence: Evidence | undefined;
 }
 
-/** The calls the run blocked by §2.5 (for escalation, §4.2). */
-export interface Blocked {
+/** A count of calls: how many, since when, and the newest of their ids (evidence, §4.5). */
+export interface Tally {
   readonly count: number;
   /** Event time of the first of them. */
   readonly since: number;
   /** The newest MAX_EVIDENCE_IDS of their toolCallIds, oldest first. */
   readonly toolCallIds: readonly string[];
+}
+
+/** The calls the run blocked by §2.5 and by budgets (for escalation, §4.2). */
+export type Blocked = Tally;
+
+/**
+ * The calls the run spent (§5): in all (its `since` is the run's first spent call, the start
+ * of the time budget), and per selected tool key, for the keys a budget may ask about.
+ */
+export interface Spent {
+  /** Null while nothing is counted in all (no block of the config sets `budgets`). */
+  readonly all: Tally | null;
+  /** Tool key → its spent calls, in the order first spent; at most one per key the config gives `maxCalls`. */
+  readonly tools: ReadonlyArray<readonly [string, Tally]>;
 }
 
 export interface RunState {
@@ -82,6 +99,8 @@ export interface RunState {
   readonly guard: CompactionGuard | null;
   readonly aborted: Aborted | null;
   readonly blocked: Blocked | null;
+  /** Spent calls (§5); null until the run spends one that a budget counts. */
+  readonly spent: Spent | null;
   /** Warning key → count at its last notification, oldest first (at most 256). */
   readonly warnings: ReadonlyArray<readonly [string, number]>;
   /**
@@ -120,13 +139,14 @@ export function runState(
   guard: CompactionGuard | null,
   aborted: Aborted | null,
   blocked: Blocked | null,
+  spent: Spent | null,
   warnings: RunState['warnings'],
   seen: RunState['seen'],
 ): RunState {
-  return { lastTs, agentId, history, guard, aborted, blocked, warnings, seen };
+  return { lastTs, agentId, history, guard, aborted, blocked, spent, warnings, seen };
 }
 
-export const initialRunState: RunState = runState(null, null, [], null, null, null, [], emptyIds(MAX_EVENT_IDS));
+export const initialRunState: RunState = runState(null, null, [], null, null, null, null, [], emptyIds(MAX_EVENT_IDS));
 
 export const seenKey = (type: string, eventId: string): string => `${type}\u0000${eventId}`;
 
@@ -230,9 +250,32 @@ export function evidenceOf(items: ReadonlyArray<{ readonly toolCallId?: string |
   return { toolCallIds: ids.reverse(), since: items[0]!.ts };
 }
 
-/** The run's blocked calls with one more. */
-export function addBlock(blocked: Blocked | null, toolCallId: string | undefined, ts: number): Blocked {
+/** A tally with one more call (the run's blocked calls, its spent calls). */
+export function addBlock(blocked: Tally | null, toolCallId: string | undefined, ts: number): Tally {
   if (blocked === null) return { count: 1, since: ts, toolCallIds: toolCallId === undefined ? [] : [toolCallId] };
   const toolCallIds = toolCallId === undefined ? blocked.toolCallIds : [...blocked.toolCallIds.slice(Math.max(0, blocked.toolCallIds.length + 1 - MAX_EVIDENCE_IDS)), toolCallId];
   return { count: blocked.count + 1, since: blocked.since, toolCallIds };
+}
+
+/** The spent tally of a tool key, if the run has one. */
+export function spentOn(spent: Spent | null, key: string): Tally | undefined {
+  if (spent === null) return undefined;
+  for (const [k, t] of spent.tools) if (k === key) return t;
+  return undefined;
+}
+
+/**
+ * The run's spent calls with one more: in all when `runs`, and on `key` when given (the call's
+ * selected key, when a budget may ask about it). Copies at most one entry per tracked key.
+ */
+export function addSpent(spent: Spent | null, runs: boolean, key: string | undefined, toolCallId: string | undefined, ts: number): Spent | null {
+  if (!runs && key === undefined) return spent;
+  const all = runs ? addBlock(spent?.all ?? null, toolCallId, ts) : (spent?.all ?? null);
+  const before = spent?.tools ?? [];
+  if (key === undefined) return { all, tools: before };
+  const i = before.findIndex(([k]) => k === key);
+  const tools = before.slice();
+  if (i < 0) tools.push([key, addBlock(null, toolCallId, ts)]);
+  else tools[i] = [key, addBlock(before[i]![1], toolCallId, ts)];
+  return { all, tools };
 }

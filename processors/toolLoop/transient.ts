@@ -1,7 +1,7 @@
 // Whether a tool outcome is a transient failure (docs/behaviour.md §4.4). Worked out when the
 // event is parsed, from the raw outcome; whether it matters is the run's policy
 // (`transientErrors`), applied in the fold.
-import type { ErrorObject } from '../kernel/contract.js';
+import type { ErrorObject, ErrorValue } from '../kernel/contract.js';
 import { errorText } from './hashing.js';
 
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
@@ -32,7 +32,7 @@ export interface TransientInput {
   readonly transient?: boolean;
   readonly result?: unknown;
   readonly resultHash?: string;
-  readonly error?: string | ErrorObject;
+  readonly error?: ErrorValue;
 }
 
 /** §4.4 rules 1–3, in order; `unknownTool` is whether §2.2 rule 1 found an unknown tool. */
@@ -41,20 +41,16 @@ export function isTransient(o: TransientInput, unknownTool: boolean): boolean {
 }
 
 /** `isTransient` of an outcome's fields, without an object to hold them (parsing calls it for every outcome). */
-export function transientOutcome(
-  transient: boolean | undefined,
-  result: unknown,
-  resultHash: string | undefined,
-  error: string | ErrorObject | undefined,
-  unknownTool: boolean,
-): boolean {
+export function transientOutcome(transient: boolean | undefined, result: unknown, resultHash: string | undefined, error: ErrorValue | undefined, unknownTool: boolean): boolean {
   if (transient !== undefined) return transient;
   // An outcome that carries a result is transient only when it says so (rule 1).
   if (result !== undefined || resultHash !== undefined || error === undefined || unknownTool) return false;
-  if (typeof error !== 'string' && (transientStatus(error.status) || transientStatus(error.statusCode) || (error.code !== undefined && TRANSIENT_CODES.has(error.code))))
-    return true;
+  // Rule 2 reads objects only; any error has rule 1's text for rule 3.
+  if (isErrorObject(error) && (transientStatus(error.status) || transientStatus(error.statusCode) || (error.code !== undefined && TRANSIENT_CODES.has(error.code)))) return true;
   return transientText(errorText(error));
 }
+
+const isErrorObject = (e: ErrorValue): e is ErrorObject => typeof e === 'object' && !Array.isArray(e);
 
 function transientStatus(s: number | undefined): boolean {
   return s !== undefined && (s === 408 || s === 425 || s === 429 || (s >= 500 && s <= 599));

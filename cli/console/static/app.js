@@ -78,15 +78,16 @@ function renderRuns(s) {
       el('td', {}, r.toolName, el('div', { class: 'sub' }, r.detector, r.count !== null ? ` · count ${r.count}` : '')),
       el('td', { class: 'num' }, r.warns),
       el('td', { class: 'num' }, r.blocks),
+      el('td', { class: 'num', title: 'calls allowed or warned: what budgets count' }, r.calls),
       el('td', { class: 'time' }, clock(r.lastTs)),
     ),
   );
-  $('runs').replaceChildren(table(['run', 'state', 'tool · detector', 'warns', 'blocks', 'last'], rows, 'No run is being warned or blocked.'));
+  $('runs').replaceChildren(table(['run', 'state', 'tool · detector', 'warns', 'blocks', 'calls', 'last'], rows, 'No run is being warned or blocked.'));
   // The message the model was given, under its run.
   for (const r of s.runs) {
     if (!r.message) continue;
     const row = [...$('runs').querySelectorAll('tr[data-run]')].find((tr) => tr.getAttribute('data-run') === r.key);
-    row?.after(el('tr', { class: 'message-row' }, el('td', { colspan: 6 }, el('q', {}, r.message))));
+    row?.after(el('tr', { class: 'message-row' }, el('td', { colspan: 7 }, el('q', {}, r.message))));
   }
 }
 
