@@ -16,7 +16,12 @@ afterAll(async () => {
 
 export async function browser(): Promise<BrowserContext> {
   const profile = mkdtempSync(join(tmpdir(), 'loopguard-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1400, height: 900 } });
+  const context = await chromium
+    .launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1400, height: 900 } })
+    .catch((e: unknown) => {
+      rmSync(profile, { recursive: true, force: true });
+      throw e;
+    });
   open.push(async () => {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
