@@ -9,7 +9,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['processors/**/*.spec.ts', 'topology/**/*.spec.ts', 'schemas/**/*.spec.ts', 'cli/**/*.spec.ts', 'sdk/**/*.spec.ts', 'integrations/**/*.spec.ts', 'bench/**/*.spec.ts'] },
+        test: {
+          name: 'unit',
+          include: [
+            'processors/**/*.spec.ts',
+            'topology/**/*.spec.ts',
+            'schemas/**/*.spec.ts',
+            'cli/**/*.spec.ts',
+            'sdk/**/*.spec.ts',
+            'integrations/**/*.spec.ts',
+            'bench/**/*.spec.ts',
+          ],
+        },
       },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], globalSetup: ['test/helpers/globalSetup.ts'], testTimeout: 180_000, fileParallelism: false } },
     ],

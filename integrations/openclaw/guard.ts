@@ -30,6 +30,8 @@ export class Guard {
   readonly runs = new Map<string, RunRef>();
   /** Warnings to show the model with the result of the call they warned, by `runKey/toolCallId`. */
   readonly warnings = new Map<string, string>();
+  /** Warnings appended to a result, by `runKey/toolCallId`: not part of the tool's outcome. */
+  readonly appended = new Map<string, string>();
   /** Runs loopguard ended: their results ask OpenClaw to stop the run. */
   readonly aborted = new Set<string>();
 

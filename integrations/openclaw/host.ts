@@ -71,8 +71,5 @@ export interface OpenClawPluginApi {
   readonly pluginConfig?: Record<string, unknown>;
   readonly logger: PluginLogger;
   on<K extends keyof HookHandlers>(hook: K, handler: HookHandlers[K], opts?: { priority?: number }): void;
-  registerAgentToolResultMiddleware?(
-    handler: (event: ToolResultEvent, ctx: ToolResultContext) => Promise<{ result: ToolResult } | void>,
-    opts?: { runtimes?: string[] },
-  ): void;
+  registerAgentToolResultMiddleware?(handler: (event: ToolResultEvent, ctx: ToolResultContext) => Promise<{ result: ToolResult } | void>, opts?: { runtimes?: string[] }): void;
 }

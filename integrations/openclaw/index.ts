@@ -28,14 +28,23 @@ function isOwnBlock(e: AfterToolCallEvent): boolean {
   return r?.details?.status === 'blocked';
 }
 
+/** OpenClaw reports the result the model read: the warning we appended to it is not the tool's. */
+function withoutText(result: unknown, text: string): unknown {
+  const r = result as ToolResult | undefined;
+  if (!Array.isArray(r?.content)) return result;
+  return { ...r, content: r.content.filter((c) => c.text !== text) };
+}
+
 function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
   api.on('before_tool_call', async (event, ctx) => {
     const run = runOf(ctx, event.runId);
     if (run.runId) guard.runs.set(run.runId, run);
     const toolCallId = ctx.toolCallId ?? event.toolCallId;
     const v = await guard.beforeToolCall({ ...run, toolName: event.toolName, args: event.params, ...(toolCallId ? { toolCallId } : {}) });
-    if (v.wouldHave) guard.log.warn(`loopguard [shadow]: would ${v.wouldHave.decision} ${event.toolName} (${v.wouldHave.detector}, count ${v.wouldHave.count}): ${v.wouldHave.message}`);
-    if (v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed') guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${event.toolName}: ${v.answeredBy}`);
+    if (v.wouldHave)
+      guard.log.warn(`loopguard [shadow]: would ${v.wouldHave.decision} ${event.toolName} (${v.wouldHave.detector}, count ${v.wouldHave.count}): ${v.wouldHave.message}`);
+    if (v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed')
+      guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${event.toolName}: ${v.answeredBy}`);
     if (v.decision === 'block') return { block: true, blockReason: v.message ?? `[loopguard] "${event.toolName}" was blocked.` };
     if (v.decision === 'warn' && v.notify && v.message) guard.warnings.set(`${runKeyOf(run)}/${v.toolCallId}`, v.message);
     return undefined;
@@ -45,8 +54,12 @@ function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
     if (isOwnBlock(event)) return;
     const run = runOf(ctx, event.runId);
     const toolCallId = ctx.toolCallId ?? event.toolCallId ?? randomUUID();
+    const key = `${runKeyOf(run)}/${toolCallId}`;
+    const warning = guard.appended.get(key);
+    guard.appended.delete(key);
+    const result = warning === undefined ? event.result : withoutText(event.result, warning);
     const runner = await guard.connected();
-    await runner.afterToolCall({ ...run, toolName: event.toolName, args: event.params, toolCallId }, { result: event.result, error: event.error });
+    await runner.afterToolCall({ ...run, toolName: event.toolName, args: event.params, toolCallId }, { result, error: event.error });
   });
 }
 
@@ -73,6 +86,7 @@ function registerResultMiddleware(api: OpenClawPluginApi, guard: Guard): void {
       const key = runKeyOf({ sessionKey: ctx.sessionKey ?? 'openclaw', ...(ctx.runId ? { runId: ctx.runId } : {}) });
       const warning = guard.warnings.get(`${key}/${event.toolCallId}`);
       guard.warnings.delete(`${key}/${event.toolCallId}`);
+      if (warning !== undefined) guard.appended.set(`${key}/${event.toolCallId}`, warning);
       const stop = guard.aborted.has(key);
       if (warning === undefined && !stop) return undefined;
       const result: ToolResult = {

@@ -70,7 +70,17 @@ export function gateway(name: string, o: GatewayOptions): Gateway {
           baseUrl: `http://127.0.0.1:${o.modelPort}/v1`,
           apiKey: 'any',
           api: 'openai-completions',
-          models: [{ id: 'scripted-1', name: 'Scripted', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }],
+          models: [
+            {
+              id: 'scripted-1',
+              name: 'Scripted',
+              reasoning: false,
+              input: ['text'],
+              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+              contextWindow: 128000,
+              maxTokens: 4096,
+            },
+          ],
         },
       },
     },
@@ -88,7 +98,7 @@ export interface Turn {
 }
 
 /** One `openclaw agent --local` turn of a session; killed after `timeoutMs`. */
-export function turn(g: Gateway, sessionId: string, message: string, timeoutMs = 120_000): Promise<Turn> {
+export function turn(g: Gateway, sessionId: string, message: string, timeoutMs = 480_000): Promise<Turn> {
   const env = {
     PATH: `${join(NODE24, '..')}:${process.env.PATH}`,
     HOME: g.home,
@@ -99,7 +109,10 @@ export function turn(g: Gateway, sessionId: string, message: string, timeoutMs =
     DO_NOT_TRACK: '1',
     OPENCLAW_NO_AUTO_UPDATE: '1',
   };
-  const child = spawn(NODE24, [OPENCLAW, 'agent', '--local', '--agent', 'main', '--session-id', sessionId, '--json', '--message', message], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE24, [OPENCLAW, 'agent', '--local', '--agent', 'main', '--session-id', sessionId, '--json', '--message', message], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

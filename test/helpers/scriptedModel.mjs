@@ -68,9 +68,19 @@ export async function startScriptedModel() {
       requests.push(body);
       const d = decide(body, requests.length);
       if (body.stream) return stream(res, body, d, requests.length);
-      const message = d.kind === 'tool' ? { role: 'assistant', content: null, tool_calls: [{ id: d.id, type: 'function', function: { name: d.name, arguments: d.args } }] } : { role: 'assistant', content: d.text };
+      const message =
+        d.kind === 'tool'
+          ? { role: 'assistant', content: null, tool_calls: [{ id: d.id, type: 'function', function: { name: d.name, arguments: d.args } }] }
+          : { role: 'assistant', content: d.text };
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: `chatcmpl-${requests.length}`, object: 'chat.completion', model: body.model, choices: [{ index: 0, message, finish_reason: d.kind === 'tool' ? 'tool_calls' : 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: `chatcmpl-${requests.length}`,
+          object: 'chat.completion',
+          model: body.model,
+          choices: [{ index: 0, message, finish_reason: d.kind === 'tool' ? 'tool_calls' : 'stop' }],
+        }),
+      );
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
