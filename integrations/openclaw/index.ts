@@ -7,8 +7,9 @@
 // - after_tool_call → afterToolCall (OpenClaw's echo of a blocked call is not an outcome).
 // - after_compaction → compacted; agent_end and session_end → runEnded.
 // - A run loopguard ends: the runner blocks its later calls locally with the abort's message,
-//   and the middleware marks their results `terminate`, OpenClaw's way to stop a run after
-//   the current tool batch.
+//   and the middleware marks the run's results `terminate` (OpenClaw's hint to stop after the
+//   current tool batch; it ignores the hint on error results, which blocked calls are). No
+//   plugin API ends a running turn.
 import { randomUUID } from 'node:crypto';
 import { runKeyOf } from '../../processors/toolLoop/events.js';
 import type { RunRef } from '../../sdk/runner.js';
