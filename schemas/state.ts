@@ -84,14 +84,18 @@ interface AvroConversation {
   slowLoop: AvroSlowLoop | null;
 }
 
+// Read on first use, not at import: an SDK client imports this module but never reads state,
+// and a host that snapshots a plugin's module graph (OpenClaw) does not copy the .avsc files.
 function stateCodec<S, A>(name: string, toAvro: (s: S) => A, fromAvro: (a: A) => S): ValueCodec<StoreEntry<S>> {
-  const schema = loadSchema(name);
-  const type = lazyType(schema);
+  let schema: avro.Schema | undefined;
+  let type: (() => avro.Type) | undefined;
   return {
     name,
-    schema,
+    get schema() {
+      return (schema ??= loadSchema(name));
+    },
     get type() {
-      return type();
+      return (type ??= lazyType(this.schema))();
     },
     toAvro: (e) => ({ offset: e.offset, state: toAvro(e.state) }),
     fromAvro: (r) => {

@@ -9,9 +9,10 @@ import { runKeyOf } from '../processors/toolLoop/events.js';
 import { actionOf, hashArgs, hashOutcome } from '../processors/toolLoop/hashing.js';
 import { Connection, type ClientOptions, type Decision } from './connection.js';
 import { hashedTransientFlag } from './outcomes.js';
-import { abortedVerdict, abortNoticeOf, toolVerdictOf, type RunAbortNotice, type ToolVerdict } from './verdicts.js';
+import { abortedVerdict, abortNoticeOf, toolFailureVerdict, toolVerdictOf, type RunAbortNotice, type ToolVerdict } from './verdicts.js';
 
 export type { RunAbortNotice, ToolVerdict, ToolWouldHave } from './verdicts.js';
+export { toolFailureVerdict } from './verdicts.js';
 
 export interface RunRef {
   readonly sessionKey: string;
@@ -133,15 +134,7 @@ export class LoopguardRunner {
   }
 
   private failurePolicy(toolName: string, toolCallId: string): ToolVerdict {
-    const none = { toolCallId, detector: null, count: null, evidence: null, budget: null, wouldHave: null };
-    if (this.opts.failure === 'open') return { ...none, decision: 'allow', message: null, notify: false, answeredBy: 'fail-open' };
-    return {
-      ...none,
-      decision: 'block',
-      notify: true,
-      answeredBy: 'fail-closed',
-      message: `[loopguard] "${toolName}" was not run: the loop guard did not answer in ${this.conn.timeoutMs} ms and this runner fails closed. Try again shortly.`,
-    };
+    return toolFailureVerdict(this.opts.failure, toolName, toolCallId, this.conn.timeoutMs);
   }
 
   private noticeAbort(d: Decision): void {

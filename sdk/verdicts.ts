@@ -98,6 +98,19 @@ export function abortedVerdict(a: RunAbortNotice, toolCallId: string): ToolVerdi
   };
 }
 
+/** The failure policy's answer for a tool call loopguard did not decide within `timeoutMs`. */
+export function toolFailureVerdict(failure: 'open' | 'closed', toolName: string, toolCallId: string, timeoutMs: number): ToolVerdict {
+  const none = { toolCallId, detector: null, count: null, evidence: null, budget: null, wouldHave: null };
+  if (failure === 'open') return { ...none, decision: 'allow', message: null, notify: false, answeredBy: 'fail-open' };
+  return {
+    ...none,
+    decision: 'block',
+    notify: true,
+    answeredBy: 'fail-closed',
+    message: `[loopguard] "${toolName}" was not run: the loop guard did not answer in ${timeoutMs} ms and this runner fails closed. Try again shortly.`,
+  };
+}
+
 export function abortNoticeOf(d: RunAbort): RunAbortNotice {
   return { runKey: d.key, detector: d.detector, toolName: d.toolName, count: d.count, message: d.message, evidence: d.evidence ?? null };
 }

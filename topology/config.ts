@@ -162,7 +162,7 @@ function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number, policy: To
 /** Config from an already-parsed object (tests pass config this way) plus the environment. */
 export function configFrom(raw: unknown, env: Readonly<Record<string, string | undefined>> = {}): LoopguardConfig {
   if (raw !== undefined && !isObj(raw)) fail('(root)', 'must be an object');
-  const obj = (raw ?? {}) as Record<string, unknown>;
+  const obj = openClawView((raw ?? {}) as Record<string, unknown>);
   const settings = applyEnv(validate(loopguardBlockSchema, obj.loopguard ?? {}, 'loopguard'), env);
   const warnings: string[] = [];
   const botLoop = loadBotLoopConfig(
@@ -259,4 +259,65 @@ export function loadConfig(file: string | undefined, env: Readonly<Record<string
 export function embeddedStackDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.LOOPGUARD_STACK_DIR) return env.LOOPGUARD_STACK_DIR;
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'loopguard', 'stack');
+}
+
+// ---- An OpenClaw gateway's config file (openclaw.json) ----
+// OpenClaw validates its own file strictly and refuses unknown top-level keys, so there the
+// loopguard settings live in the plugin's entry, `plugins.entries.loopguard.config`: the SDK
+// client keys the plugin needs (brokers, registry, failure, timeout…), `loopDetection` (the
+// tool-loop block loopguard uses instead of the gateway's own `tools.loopDetection`, so the
+// in-process detector can be switched off while loopguard's stays on) and `processor` (the
+// rest of the `loopguard` block). The processor reads the same entry, so one file serves both.
+
+export const OPENCLAW_PLUGIN_ID = 'loopguard';
+export const OPENCLAW_PLUGIN_PATH = `plugins.entries.${OPENCLAW_PLUGIN_ID}.config`;
+/** OpenClaw fails a `before_tool_call` handler closed after 15 s: loopguard must answer well before. */
+export const OPENCLAW_MAX_TIMEOUT_MS = 10_000;
+
+export const openClawPluginConfigSchema = z.strictObject({
+  brokers: d(z.array(brokerSchema).min(1).default(['127.0.0.1:9092']), 'Bootstrap brokers, host:port.'),
+  schemaRegistryUrl: d(registryUrlSchema.default('http://127.0.0.1:8081'), 'Confluent-compatible schema registry.'),
+  failure: d(z.enum(['open', 'closed']), "What a tool call gets when loopguard does not answer in time: 'open' runs it, 'closed' blocks it."),
+  timeoutMs: d(
+    z.number().int().positive().max(OPENCLAW_MAX_TIMEOUT_MS).default(2000),
+    `How long a tool call waits for loopguard's decision (at most ${OPENCLAW_MAX_TIMEOUT_MS}: OpenClaw's own hook timeout is 15 s).`,
+  ),
+  sendRaw: d(z.boolean().default(false), 'Send raw tool arguments and results instead of their hashes.'),
+  ssl: d(z.boolean().default(false), 'Connect to Kafka with TLS.'),
+  sasl: d(z.strictObject({ mechanism: saslMechanismSchema, username: z.string(), password: z.string() }).optional(), 'SASL credentials.'),
+  clientId: d(z.string().min(1).default('loopguard-openclaw'), 'Kafka client id of the gateway.'),
+  topics: d(loopguardBlockSchema.shape.topics.optional(), 'Topic names, as loopguard.topics.'),
+  loopDetection: d(
+    loopDetectionBlockSchema.optional(),
+    "loopguard's tool-loop detection, used instead of the gateway's tools.loopDetection (set that one's enabled: false to switch OpenClaw's in-process detector off).",
+  ),
+  processor: d(loopguardBlockSchema.omit({ kafka: true, schemaRegistry: true, topics: true }).optional(), 'The rest of the loopguard block, read by `loopguard run`.'),
+});
+
+export type OpenClawPluginConfig = z.output<typeof openClawPluginConfigSchema>;
+
+/** The plugin's config as OpenClaw hands it over; a bad value throws naming its key. */
+export function openClawPluginConfig(raw: unknown): OpenClawPluginConfig {
+  return validate(openClawPluginConfigSchema, raw ?? {}, OPENCLAW_PLUGIN_PATH);
+}
+
+/**
+ * A gateway file seen as loopguard's own: when it has no `loopguard` block but a loopguard
+ * plugin entry, that entry supplies the `loopguard` block and, if it sets `loopDetection`, the
+ * global tool-loop block (per-agent blocks still apply over it).
+ */
+function openClawView(raw: Record<string, unknown>): Record<string, unknown> {
+  const plugins = raw.plugins;
+  const entry = isObj(plugins) && isObj(plugins.entries) ? plugins.entries[OPENCLAW_PLUGIN_ID] : undefined;
+  if (raw.loopguard !== undefined || !isObj(entry) || entry.config === undefined) return raw;
+  const c = openClawPluginConfig(entry.config);
+  const loopguard = {
+    ...c.processor,
+    // Brokers only when named, so that `loopguard start` still knows whether to run its own.
+    kafka: { ...(isObj(entry.config) && entry.config.brokers !== undefined ? { brokers: c.brokers } : {}), ssl: c.ssl, ...(c.sasl ? { sasl: c.sasl } : {}) },
+    schemaRegistry: { url: c.schemaRegistryUrl },
+    ...(c.topics ? { topics: c.topics } : {}),
+  };
+  const tools = c.loopDetection === undefined ? raw.tools : { ...(isObj(raw.tools) ? raw.tools : {}), loopDetection: c.loopDetection };
+  return { ...raw, tools, loopguard };
 }

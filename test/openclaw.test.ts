@@ -1,0 +1,113 @@
+// The OpenClaw plugin in the real `openclaw` package: OpenClaw's own loader loads it (from a
+// package folder laid out as an install would), OpenClaw's agent loop fires its hooks in
+// `openclaw agent --local` turns driven by a scripted model, and a real `loopguard run` —
+// reading the same openclaw.json — decides. Each turn costs OpenClaw's start-up (10–18 s on
+// a quiet machine, minutes on a loaded one), so the scenarios share turns.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFrom } from '../topology/config.js';
+import { collectDecisions, infraEnv, lg, lgOk, ready, waitFor, type Collected, type Run } from './helpers/harness.js';
+import { gateway, installOpenClaw, script, turn, type Gateway } from './helpers/openclaw.js';
+import { startScriptedModel, type ScriptedModel } from './helpers/scriptedModel.mjs';
+
+const TURN_MS = 480_000;
+let model: ScriptedModel;
+const name = `it-openclaw-${randomUUID().slice(0, 8)}`;
+const topics = {
+  toolEvents: `${name}.tool-events`,
+  channelEvents: `${name}.channel-events`,
+  verdicts: `${name}.verdicts`,
+  deadLetter: `${name}.dead-letter`,
+  changelogPrefix: `${name}.`,
+  partitions: 3,
+};
+
+/** The plugin's config; `loopguard run` reads its own settings from the same entry. */
+const pluginConfig = (failure: 'open' | 'closed') => ({
+  brokers: infraEnv().KAFKA_BROKERS.split(','),
+  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
+  failure,
+  timeoutMs: 3000,
+  topics,
+  // OpenClaw's own detector is off (tools.loopDetection.enabled: false); loopguard's is on.
+  loopDetection: { enabled: true },
+  processor: { consumer: { groupId: `${name}-group`, sessionTimeoutMs: 8000 }, http: { port: 0, host: '127.0.0.1' }, log: { level: 'info' } },
+});
+
+type Request = ScriptedModel['requests'][number];
+const textOf = (content: unknown): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? '').join('') : '');
+/** The tool results the model read in a request, in order. */
+const toolResults = (req: Request): string[] => (req.messages ?? []).filter((m) => m.role === 'tool').map((m) => textOf(m.content));
+/** The last request the model got in a turn (the one it answered with its final text). */
+const lastRequestSince = (first: number): Request => model.requests.slice(first).at(-1)!;
+
+let closed: Gateway;
+let processor: Run;
+let decisions: Collected;
+
+beforeAll(async () => {
+  installOpenClaw();
+  model = await startScriptedModel();
+  closed = gateway('closed', { modelPort: model.port, loopguard: pluginConfig('closed') });
+  // One file: the processor is started with the gateway's own openclaw.json.
+  await lgOk(['topics', 'create', '--config', closed.configFile]);
+  processor = lg(['run', '--config', closed.configFile]);
+  await ready(processor);
+  const config = configFrom(JSON.parse(readFileSync(closed.configFile, 'utf8')), infraEnv());
+  decisions = await collectDecisions({ name, configFile: closed.configFile, config });
+}, 600_000);
+
+afterAll(async () => {
+  await model?.close();
+});
+
+const decisionsOf = (tool: string) =>
+  [...decisions.byId.values()].filter((d) => d.type === 'tool_decision' && d.toolName === tool).sort((a, b) => (a.count as number) - (b.count as number));
+
+describe('loopguard in a real OpenClaw gateway', () => {
+  it(
+    'blocks the repeated call at count 20 with its message as the tool result; the warning reaches the model once',
+    async () => {
+      const first = model.requests.length;
+      const t = await turn(closed, 'loop-1', `Read hello.txt. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 22 }])}`, TURN_MS);
+      expect(t.code, t.stderr).toBe(0);
+      await waitFor('22 decisions', () => decisionsOf('read').length >= 22);
+      const read = decisionsOf('read');
+      const warn = read.find((d) => d.decision === 'warn' && d.notify === true)!;
+      const block = read.find((d) => d.decision === 'block')!;
+      expect(warn).toMatchObject({ detector: 'generic_repeat', count: 10 });
+      expect(block).toMatchObject({ detector: 'generic_repeat', count: 20 });
+      expect(read.filter((d) => d.decision === 'warn' && d.notify === true)).toHaveLength(1);
+
+      const results = toolResults(lastRequestSince(first));
+      expect(results).toHaveLength(22);
+      // Calls 1–20 ran (the file's text); the 21st and 22nd were vetoed, and the model read the block's message.
+      expect(results.slice(0, 20).every((r) => r.includes('hello from the workspace'))).toBe(true);
+      expect(results[20]).toContain(block.message as string);
+      expect(results[21]).toContain(block.message as string);
+      // The warning was shown with the 11th call's result, and with no other.
+      expect(results.map((r, i) => (r.includes(warn.message as string) ? i : -1)).filter((i) => i >= 0)).toEqual([10]);
+    },
+    TURN_MS + 60_000,
+  );
+
+  it(
+    'with the processor stopped, failure closed blocks and failure open allows, each after the timeout',
+    async () => {
+      processor.child.kill('SIGTERM');
+      await processor.exited();
+      const firstClosed = model.requests.length;
+      const c = await turn(closed, 'down-closed', `Read. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 1 }])}`, TURN_MS);
+      expect(c.code, c.stderr).toBe(0);
+      expect(toolResults(lastRequestSince(firstClosed))).toEqual([expect.stringContaining('the loop guard did not answer in 3000 ms and this runner fails closed')]);
+
+      const open = gateway('open', { modelPort: model.port, loopguard: pluginConfig('open') });
+      const firstOpen = model.requests.length;
+      const o = await turn(open, 'down-open', `Read. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 1 }])}`, TURN_MS);
+      expect(o.code, o.stderr).toBe(0);
+      expect(toolResults(lastRequestSince(firstOpen))).toEqual([expect.stringContaining('hello from the workspace')]);
+    },
+    2 * TURN_MS + 60_000,
+  );
+});
