@@ -162,6 +162,31 @@ describe('ping-pong', () => {
 });
 
 describe('unknown tool', () => {
+  const attempts = (r: ReturnType<typeof runEvents>, n: number) => {
+    const history: ToolEvent[] = [];
+    for (let i = 0; i < n; i++) history.push(r.call('browse', { url: `u${i}` }), r.error('browse', { url: `u${i}` }, 'Unknown tool: browse'));
+    return history;
+  };
+  // §2.5 rule 1 at the threshold (10) and on each side of it: the streak before the attempt.
+  it.each([
+    [9, 'allow'],
+    [10, 'block'],
+    [11, 'block'],
+  ])('after a streak of %i failed attempts, the next attempt gets %s', (streak, decision) => {
+    const r = runEvents();
+    given(enabled, attempts(r, streak))
+      .when(r.call('browse', { url: 'again' }))
+      .then((ds) => expect(only(ds)).toMatchObject(decision === 'allow' ? { decision } : { decision, detector: 'unknown_tool_repeat', count: streak }));
+  });
+  it.each([
+    [2, 'allow'],
+    [3, 'block'],
+  ])('with unknownToolThreshold 3, a streak of %i gets %s', (streak, decision) => {
+    const r = runEvents();
+    given(toolLoopProcess(cfg({ enabled: true, unknownToolThreshold: 3 })), attempts(r, streak))
+      .when(r.call('browse', { url: 'again' }))
+      .then((ds) => expect(only(ds).decision).toBe(decision));
+  });
   it('blocks the 11th attempt at a missing tool', () => {
     const r = runEvents();
     const history: ToolEvent[] = [];
@@ -287,6 +312,22 @@ describe('run end and idle runs', () => {
       .when(r.call('read', { p: 1 }))
       .then((ds) => expect(only(ds).decision).toBe('allow'));
     expect(p.isExpired(fold(p, p.initialState, history).state, history.at(-1)!.ts + 60_001)).toBe(true);
+  });
+  // §2.7: "older than the TTL" — a gap of exactly the TTL keeps the run, one millisecond more
+  // starts it fresh. The 13th identical call is warned in a kept run, allowed in a fresh one.
+  it.each([
+    [59_999, 'warn', false],
+    [60_000, 'warn', false],
+    [60_001, 'allow', true],
+  ])('after a gap of %i ms (TTL 60 000 ms) the next call gets %s', (gap, decision, expired) => {
+    const r = runEvents();
+    const p = toolLoopProcess(cfg({ enabled: true }, {}, 60_000));
+    const history = r.repeat(12, 'read', { p: 1 }, same);
+    const last = history.at(-1)!.ts;
+    given(p, history)
+      .when({ ...r.call('read', { p: 1 }), ts: last + gap })
+      .then((ds) => expect(only(ds).decision).toBe(decision));
+    expect(p.isExpired(fold(p, p.initialState, history).state, last + gap)).toBe(expired);
   });
 });
 
