@@ -3,6 +3,7 @@ import { given } from '../kernel/spec.js';
 import { fold } from '../kernel/process.js';
 import type { ToolDecision, ToolLoopConfig, LoopDetectionBlock } from './index.js';
 import { noteWarning, shouldNotify, MAX_WARNING_KEYS } from './state.js';
+import { hashOutcome } from './hashing.js';
 import { runEvents, toolLoopSpec as toolLoopProcess, type RawToolEvent as ToolEvent } from './testing/events.js';
 
 const cfg = (global: LoopDetectionBlock = { enabled: true }, agents: Record<string, LoopDetectionBlock> = {}, runTtlMs = 86_400_000): ToolLoopConfig => ({
@@ -224,7 +225,7 @@ describe('history', () => {
     const r = runEvents();
     const s = fold(enabled, enabled.initialState, [r.outcome('read', { p: 1 }, 'x'), r.outcome('read', { p: 2 }, undefined)]).state;
     expect(s.history).toHaveLength(1);
-    expect(s.history[0]?.resultHash).toBeDefined();
+    expect(s.history[0]).toMatchObject({ toolName: 'read', resultHash: hashOutcome({ toolName: 'read', result: 'x' })!.resultHash });
   });
   it('never records a blocked call', () => {
     const r = runEvents();
