@@ -51,7 +51,7 @@ describe('event codecs', () => {
       const r = driver.pipe({ type: 'tool_call', ts: i, runId: 'r', toolName: 'read', args: { p: 1 } });
       driver.pipe({ type: 'tool_outcome', ts: i, runId: 'r', toolName: 'read', args: { p: 1 }, result: 'same' });
       if (!r.ok) throw new Error(`call ${i} was not decided`);
-      decisions.push(...(r.decisions as Record<string, unknown>[]));
+      decisions.push(...(r.decisions as unknown as Record<string, unknown>[]));
     }
     // Allows, warns and blocks (with evidence) all cross the wire.
     expect(decisions.map((d) => d.decision)).toEqual([...Array(10).fill('allow'), ...Array(10).fill('warn'), ...Array(5).fill('block')]);
