@@ -9,8 +9,10 @@
 // import the sources), and the original is restored in `finally`, on SIGINT/SIGTERM/SIGHUP and
 // on an uncaught error; a journal in node_modules/.cache keeps the original until it is restored,
 // so even a `kill -9` is undone by the next run (which restores before doing anything else).
+// Every write keeps the file's modification time, so the specs' stale-build check
+// (test/helpers/freshBuild.ts) sees the tree as built.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -135,8 +137,8 @@ function restoreFromJournals() {
     const pid = Number(/^journal-(\d+)\.json$/.exec(name)?.[1]);
     if (!pid || alive(pid)) continue;
     const path = join(JOURNAL_DIR, name);
-    const { path: source, original } = JSON.parse(readFileSync(path, 'utf8'));
-    writeFileSync(source, original);
+    const { path: source, original, mtime } = JSON.parse(readFileSync(path, 'utf8'));
+    writeKeepingTime(source, original, mtime);
     rmSync(path);
     console.error(`mutate: restored ${source}, left mutated by an interrupted run (pid ${pid})`);
   }
@@ -151,10 +153,15 @@ function alive(pid) {
   }
 }
 
-function writeMutant(m, original) {
+function writeKeepingTime(path, text, mtime) {
+  writeFileSync(path, text);
+  utimesSync(path, new Date(mtime), new Date(mtime));
+}
+
+function writeMutant(m, original, mtime) {
   mkdirSync(JOURNAL_DIR, { recursive: true });
-  writeFileSync(JOURNAL, JSON.stringify({ path: join(ROOT, m.file), original }));
-  writeFileSync(join(ROOT, m.file), original.slice(0, m.start) + m.to + original.slice(m.end));
+  writeFileSync(JOURNAL, JSON.stringify({ path: join(ROOT, m.file), original, mtime }));
+  writeKeepingTime(join(ROOT, m.file), original.slice(0, m.start) + m.to + original.slice(m.end), mtime);
 }
 
 // --- running the specs ---
@@ -216,7 +223,7 @@ async function main() {
   let current = null; // {file, original} while a mutant is on disk
   const restore = () => {
     if (!current) return;
-    writeFileSync(join(ROOT, current.file), current.original);
+    writeKeepingTime(join(ROOT, current.file), current.original, current.mtime);
     rmSync(JOURNAL, { force: true });
     current = null;
   };
@@ -256,10 +263,11 @@ async function main() {
       continue;
     }
     const original = readFileSync(join(ROOT, m.file), 'utf8');
-    current = { file: m.file, original };
+    const mtime = statSync(join(ROOT, m.file)).mtimeMs;
+    current = { file: m.file, original, mtime };
     let run;
     try {
-      writeMutant(m, original);
+      writeMutant(m, original, mtime);
       run = await runSpecs(m.file, opts);
     } finally {
       restore();
