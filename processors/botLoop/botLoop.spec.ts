@@ -147,6 +147,16 @@ describe('conversation budget', () => {
     // The conversation did trip at the same message: C–B's own budget is not spent.
     expect(ds[6]).toMatchObject({ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: T0 + 5 + 60_000 });
   });
+  // §3.4: the window is the last 10 minutes; a message exactly 10 minutes old no longer counts.
+  it.each([
+    [599_999, 'suppress'],
+    [600_000, 'deliver'],
+    [600_001, 'deliver'],
+  ])('counts a message %i ms old in the window only when younger than 10 minutes: %s', (age, decision) => {
+    // Limit 3: B's 4th message in the window trips it (C and D two each).
+    const events = [msg(T0, 'C', 'B'), msg(T0 + 1000, 'C', 'B'), msg(T0 + 2000, 'D', 'B'), msg(T0 + age, 'D', 'B')];
+    expect(decide(events, conv(3)).at(-1)).toMatchObject({ decision });
+  });
   it('keeps at most 501 events per receiver', () => {
     const proc = conv(500);
     const events = Array.from({ length: 700 }, (_, i) => msg(T0 + i, `S${i % 3}`, 'B'));

@@ -130,6 +130,20 @@ describe('known poll without progress', () => {
   });
 });
 
+describe('known poll tools (§2.4)', () => {
+  it.each([
+    ['process', { action: 'poll', id: 1 }, 'known_poll_no_progress'],
+    ['process', { action: 'log', id: 1 }, 'known_poll_no_progress'],
+    ['process', { action: 'kill', id: 1 }, 'generic_repeat'],
+    ['command_status', { id: 1 }, 'known_poll_no_progress'],
+  ])('warns the 11th identical %s call %j with %s', (tool, args, detector) => {
+    const r = runEvents();
+    given(enabled, r.repeat(10, tool, args, same))
+      .when(r.call(tool, args))
+      .then((ds) => expect(only(ds)).toMatchObject({ decision: 'warn', detector, count: 10 }));
+  });
+});
+
 describe('ping-pong', () => {
   const a = { path: '/a' };
   const b = { path: '/b' };
