@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Two projects: pure specs beside the code (no services), and integration tests under test/
-// that get a real Kafka broker and schema registry from the global setup.
+// that get a real Kafka broker and schema registry from the global setup. Both refuse to start
+// on a build older than the sources (test/helpers/freshBuild.ts).
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -20,9 +21,19 @@ export default defineConfig({
             'integrations/**/*.spec.ts',
             'bench/**/*.spec.ts',
           ],
+          globalSetup: ['test/helpers/freshBuild.ts'],
         },
       },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], globalSetup: ['test/helpers/globalSetup.ts'], testTimeout: 180_000, fileParallelism: false } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          globalSetup: ['test/helpers/freshBuild.ts', 'test/helpers/globalSetup.ts'],
+          testTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

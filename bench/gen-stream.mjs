@@ -2,7 +2,8 @@
 // Standard benchmark traffic: deterministic synthetic agent runs as JSON-lines tool events
 // (docs/behaviour.md §1), written to stdout. Every recorded number in bench/README.md was
 // measured on this stream, so its bytes are fixed: the same options must always give the
-// same output, byte for byte (bench/gen-stream.spec.ts holds it to the reference generator).
+// same output, byte for byte (bench/gen-stream.spec.ts holds it to the SHA-256 digests of the
+// reference stream).
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 

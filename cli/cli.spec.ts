@@ -79,11 +79,6 @@ describe('loopguard replay', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('tools.loopDetection.warningThreshold');
   });
-  it('has --help', () => {
-    const r = lg(['replay', '--help']);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain('--skip-invalid');
-  });
 });
 
 describe('loopguard demo', () => {

@@ -28,9 +28,20 @@ const stamp = <E>(events: Omit<E, 'ts'>[], gaps: number[]): E[] => {
   return events.map((e, i) => ({ ...e, ts: (ts += gaps[i % gaps.length]!), eventId: `e${i}` }) as E);
 };
 
+const TTL_MS = 60_000;
+const BOT = { windowMs: 10_000, cooldownMs: 5_000, conversationMs: 600_000 };
+
+/** Gaps between events: mostly small steps, and on purpose one below, at and above each edge. */
+const gapsAt = (small: fc.Arbitrary<number>, edges: readonly number[]) =>
+  fc.array(fc.oneof({ weight: 3, arbitrary: small }, { weight: 2, arbitrary: fc.constantFrom(...edges.flatMap((e) => [e - 1, e, e + 1])) }), {
+    minLength: 1,
+    maxLength: 5,
+  });
+
+// Gaps at the run TTL (§2.7) make runs go idle and start fresh in the middle of a stream.
 const toolStream = (withRunEnd = true) =>
   fc
-    .tuple(fc.array(toolEventArb(withRunEnd), { minLength: 1, maxLength: 120 }), fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 5 }))
+    .tuple(fc.array(toolEventArb(withRunEnd), { minLength: 1, maxLength: 120 }), gapsAt(fc.integer({ min: 0, max: 5000 }), [TTL_MS]))
     .map(([events, gaps]) => stamp<ToolEvent>(events, gaps));
 
 const botStream = fc
@@ -39,7 +50,8 @@ const botStream = fc
       minLength: 1,
       maxLength: 150,
     }),
-    fc.array(fc.integer({ min: -3000, max: 6000 }), { minLength: 1, maxLength: 5 }),
+    // Window, cooldown and conversation-window edges (§3.3–§3.4), either way in time.
+    gapsAt(fc.integer({ min: -3000, max: 6000 }), [BOT.windowMs, BOT.cooldownMs, -BOT.windowMs, BOT.conversationMs]),
   )
   .map(([events, gaps]) =>
     stamp<BotMessage>(
@@ -51,9 +63,12 @@ const botStream = fc
 const tool = toolLoopProcess({
   global: { enabled: true, warningThreshold: 3, criticalThreshold: 5, globalCircuitBreakerThreshold: 7, unknownToolThreshold: 3, historySize: 10 },
   agents: {},
-  runTtlMs: 60_000,
+  runTtlMs: TTL_MS,
 });
-const bot = botLoopProcess({ defaults: { maxEventsPerWindow: 4, windowSeconds: 10, cooldownSeconds: 5, maxConversationBotEvents: 6 }, channels: {} });
+const bot = botLoopProcess({
+  defaults: { maxEventsPerWindow: 4, windowSeconds: BOT.windowMs / 1000, cooldownSeconds: BOT.cooldownMs / 1000, maxConversationBotEvents: 6 },
+  channels: {},
+});
 
 /** Folds per key, as the partition task does. */
 function run<S, E, V, D>(p: Process<S, E, V, D>, events: readonly E[], states = new Map<string, S>()): { decisions: D[]; states: Map<string, S> } {
@@ -106,17 +121,21 @@ describe.each(cases)('%s laws', (_name, proc, stream) => {
       { numRuns: 150 },
     );
   });
-  it('never throws or mutates on frozen events and states', () => {
+  // Specs run as ES modules (strict mode): writing to a frozen event or state throws, so a fold
+  // that mutates its inputs fails here; and it must decide exactly as on unfrozen inputs.
+  it('never throws or mutates on frozen events and states, and decides as on unfrozen ones', () => {
     fc.assert(
       fc.property(arb, (events) => {
         const frozen = deepFreeze(structuredClone(events));
         const states = new Map<string, unknown>();
+        const decisions: unknown[] = [];
         for (const e of frozen) {
           const k = p.keyOf(e);
-          const next = fold(p, states.get(k) ?? p.initialState, [e]).state;
-          states.set(k, deepFreeze(next));
+          const r = fold(p, states.get(k) ?? p.initialState, [e]);
+          states.set(k, deepFreeze(r.state));
+          decisions.push(...r.decisions);
         }
-        expect(frozen).toEqual(events);
+        expect(decisions).toEqual(run(p, events).decisions);
       }),
       { numRuns: 100 },
     );
@@ -124,20 +143,27 @@ describe.each(cases)('%s laws', (_name, proc, stream) => {
 });
 
 describe('redelivery laws', () => {
-  const withDuplicates = <E>(arb: fc.Arbitrary<E[]>) =>
+  // Each duplicate goes somewhere after its original, within the original's life: tool event ids
+  // are forgotten once a run has been idle for the TTL (§1 "Remembered event ids"), so a copy
+  // after such a gap is a new event (limits.spec.ts tests that).
+  const withDuplicates = <E extends { ts: number }>(arb: fc.Arbitrary<E[]>, ttlMs = Infinity) =>
     fc.tuple(arb, fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 20 })).map(([events, picks]) => {
       const out: { e: E; dup: boolean }[] = events.map((e) => ({ e, dup: false }));
       for (const [from, to] of picks) {
-        const src = events[from % events.length]!;
+        const i = from % events.length;
+        const src = events[i]!;
+        let next = i + 1; // the first event of the next life
+        while (next < events.length && events[next]!.ts - events[next - 1]!.ts <= ttlMs) next++;
         const at = out.findIndex((x) => !x.dup && x.e === src);
-        out.splice(at + 1 + (to % (out.length - at)), 0, { e: src, dup: true });
+        const stop = next < events.length ? out.findIndex((x) => !x.dup && x.e === events[next]) : out.length;
+        out.splice(at + 1 + (to % (stop - at)), 0, { e: src, dup: true });
       }
       return { events, delivered: out };
     });
 
   it('tool-loop: a redelivered event changes nothing and a redelivered call gets its original decision', () => {
     fc.assert(
-      fc.property(withDuplicates(toolStream(false)), ({ events, delivered }) => {
+      fc.property(withDuplicates(toolStream(false), TTL_MS), ({ events, delivered }) => {
         const clean = run(tool, events).decisions;
         const firstById = new Map<string, unknown>();
         const seen: unknown[] = [];

@@ -46,11 +46,16 @@ describe('event codecs', () => {
     const m = { type: 'bot_message', ts: 5, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: 'A', receiverId: 'B', eventId: 'x' };
     expect(roundTrip(channelEventCodec, m)).toEqual(m);
     const driver = new InMemoryDriver(buildTopology(configFrom({ tools: { loopDetection: { enabled: true } } })), 2);
+    const decisions: Record<string, unknown>[] = [];
     for (let i = 0; i < 25; i++) {
       const r = driver.pipe({ type: 'tool_call', ts: i, runId: 'r', toolName: 'read', args: { p: 1 } });
       driver.pipe({ type: 'tool_outcome', ts: i, runId: 'r', toolName: 'read', args: { p: 1 }, result: 'same' });
-      for (const d of r.ok ? r.decisions : []) expect(roundTrip(decisionCodec, d as Record<string, unknown>)).toEqual(d);
+      if (!r.ok) throw new Error(`call ${i} was not decided`);
+      decisions.push(...(r.decisions as unknown as Record<string, unknown>[]));
     }
+    // Allows, warns and blocks (with evidence) all cross the wire.
+    expect(decisions.map((d) => d.decision)).toEqual([...Array(10).fill('allow'), ...Array(10).fill('warn'), ...Array(5).fill('block')]);
+    for (const d of decisions) expect(roundTrip(decisionCodec, d)).toEqual(d);
   });
   it('carry a human_message and a hop-limited bot message unchanged, and give readers of the first schema a bot_message they know', () => {
     const human = { type: 'human_message', ts: 7, channel: 'slack', accountId: 'T', conversationId: 'C', senderId: 'U1', eventId: 'h' };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fieldOf, isRecord, type Field } from '../processors/kernel/contract.js';
 import { channelEventCodec, decisionCodec, toolEventCodec, type ValueCodec } from './codecs.js';
 import { allDecls, CHANNEL_EVENT_CONTRACT, DECISION_CONTRACT, EVENT_TYPE_FIELD, mergedFields, TOOL_EVENT_CONTRACT, type TopicContract } from './contract.js';
+import { avroValue } from './testing/avroValue.js';
 
 type Obj = Record<string, unknown>;
 
@@ -190,7 +191,7 @@ describe('fromAvro', () => {
           .map((v) => outcome(() => codec.toAvro(v as Obj)))
           .filter((o): o is { value: string } => 'value' in o)
           .map((o) => Object.fromEntries(JSON.parse(o.value) as Array<[string, unknown]>)),
-        fc.integer().map(() => codec.type.random()),
+        avroValue(codec.type),
       );
       fc.assert(
         fc.property(record, (r) => {

@@ -10,15 +10,13 @@ import { planFaults, startFaultStack, type FaultStack } from './helpers/faultSta
 import { collectDecisions, infraEnv, lg, lgOk, ready, replayOf, session, useInfra, waitFor, world, writeEvents, type Run } from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
+// Throws, failing the file, when there is no stack these tests may hurt: they never skip.
 const plan = planFaults(inject('infraKind'), infraEnv());
-if (plan.kind === 'none') process.stderr.write(`test/faults.test.ts: fault injection skipped: ${plan.reason}\n`);
-const title = plan.kind === 'none' ? `faults (skipped: ${plan.reason})` : `faults (on ${plan.kind === 'shared' ? 'the shared jar stack' : 'a private jar stack'})`;
 
-describe.skipIf(plan.kind === 'none')(title, () => {
+describe(`faults (on ${plan.kind === 'shared' ? 'the shared jar stack' : 'a private jar stack'})`, () => {
   let faults: FaultStack | undefined;
   const stack = (cmd: Parameters<FaultStack['inject']>[0]) => faults!.inject(cmd);
   beforeAll(() => {
-    if (plan.kind === 'none') return;
     faults = startFaultStack(plan);
     useInfra(faults.env);
   }, 600_000);
@@ -85,14 +83,7 @@ describe.skipIf(plan.kind === 'none')(title, () => {
   });
 });
 
-describe('a registry that never answers', () => {
-  it('refuses to run without schemas', async () => {
-    const w = world('registry-gone', {}, 3, { schemaRegistry: { startupAttempts: 3 } });
-    const run = lg(['run', '--config', w.configFile], { SCHEMA_REGISTRY_URL: 'http://127.0.0.1:9/apis/ccompat/v7' });
-    expect(await run.exited()).toBe(1);
-    expect(run.output()).toMatch(/schema registry at http:\/\/127\.0\.0\.1:9\S* did not accept our schemas after 3 attempts/);
-  });
-});
+// A registry that never answers at all: test/cliFailures.test.ts ('registry credentials').
 
 describe('poison configuration', () => {
   it('refuses to start, naming the key', async () => {

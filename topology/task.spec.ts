@@ -57,14 +57,18 @@ describe('partition task', () => {
     t.compact(1);
     expect(t.drainDirty()).toEqual([['idle', null]]);
     expect(t.get('idle')).toBeUndefined();
-    expect(t.get('busy')).toBeDefined();
+    // The other run stays, as the one record that folded it left it.
+    expect(t.get('busy')).toMatchObject({ offset: 1 });
+    expect(toolNode!.process.isEmpty(t.get('busy')!.state)).toBe(false);
   });
   it('keeps a dropped run as a marker until its offset is committed (run_end)', () => {
     const t = new PartitionTask(toolNode!, 0);
     t.process(rec(0, call(1)));
     t.process(rec(1, { type: 'run_end', ts: 2, runId: 'r1' }));
     t.compact(1);
-    expect(t.get('r1')).toBeDefined();
+    // The marker: the run_end's offset and the run's state dropped.
+    expect(t.get('r1')).toMatchObject({ offset: 1 });
+    expect(toolNode!.process.isEmpty(t.get('r1')!.state)).toBe(true);
     t.compact(2);
     expect(t.get('r1')).toBeUndefined();
     expect(t.drainDirty().at(-1)).toEqual(['r1', null]);

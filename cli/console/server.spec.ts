@@ -51,7 +51,11 @@ describe('the console server', () => {
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     const next = async () => {
       let buf = '';
-      while (!/^data: .*\n\n/m.test(buf)) buf += (await reader.read()).value ?? '';
+      while (!/^data: .*\n\n/m.test(buf)) {
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`the event stream ended before a whole snapshot; it sent ${JSON.stringify(buf)}`);
+        buf += chunk.value;
+      }
       return JSON.parse(/^data: (.*)$/m.exec(buf)![1]!) as { now: number; decisions: number };
     };
     const first = await next();

@@ -102,7 +102,7 @@ describe('restoreV8Flags', () => {
     expect(Object.fromEntries(v8.flags)).toEqual({ [GROWING]: '0', [YOUNG_GROWTH]: '2' });
   });
 
-  it('touches nothing when the heap was never tuned', () => {
+  it('touches nothing when called again: nothing is tuned once restored', () => {
     const v8 = fakeV8(YOUNG_CAP_BYTES);
     tuneReplayHeap(v8);
     restoreV8Flags();

@@ -128,13 +128,34 @@ describe('conversation budget', () => {
     const atEnd = ds.find((d) => d.ts === firstUntil);
     expect(atEnd).toMatchObject({ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: firstUntil + 60_000 });
   });
-  it('reports the later cooldown when both budgets suppress, the pair on a tie', () => {
+  it('reports the later cooldown when both budgets suppress', () => {
     const proc = botLoopProcess(withDefaults({ maxConversationBotEvents: 3, maxEventsPerWindow: 3 }));
     const events = [msg(T0, 'A', 'B'), msg(T0 + 1, 'C', 'B'), msg(T0 + 2, 'C', 'B'), msg(T0 + 3, 'A', 'B')];
     // the 4th event exceeds both: the pair A–B has... only 2 events, the receiver B has 4 from 2 senders with 2 each
     expect(decide(events, proc).at(-1)).toMatchObject({ decision: 'suppress', reason: 'conversation_budget' });
     const both = [msg(T0, 'A', 'B'), msg(T0 + 1, 'B', 'A'), msg(T0 + 2, 'A', 'B'), msg(T0 + 3, 'C', 'B'), msg(T0 + 4, 'C', 'B'), msg(T0 + 5, 'A', 'B')];
     expect(decide(both, proc).at(-1)).toMatchObject({ decision: 'suppress', reason: 'pair_budget', cooldownUntil: T0 + 5 + 60_000 });
+  });
+  it('reports the pair on a tie: both budgets trip on one message with the same cooldown', () => {
+    const proc = botLoopProcess(withDefaults({ maxConversationBotEvents: 5, maxEventsPerWindow: 3 }));
+    // B receives C, C, A, A, A, A: the 6th message is the pair A–B's 4th (> 3) and B's 6th from
+    // two senders with two or more each (> 5).
+    const events = [msg(T0, 'C', 'B'), msg(T0 + 1, 'C', 'B'), ...[2, 3, 4, 5].map((i) => msg(T0 + i, 'A', 'B'))];
+    const ds = decide([...events, msg(T0 + 6, 'C', 'B')], proc);
+    expect(ds.slice(0, 5).map((d) => d.decision)).toEqual(Array(5).fill('deliver'));
+    expect(ds[5]).toMatchObject({ decision: 'suppress', reason: 'pair_budget', cooldownUntil: T0 + 5 + 60_000 });
+    // The conversation did trip at the same message: C–B's own budget is not spent.
+    expect(ds[6]).toMatchObject({ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: T0 + 5 + 60_000 });
+  });
+  // §3.4: the window is the last 10 minutes; a message exactly 10 minutes old no longer counts.
+  it.each([
+    [599_999, 'suppress'],
+    [600_000, 'deliver'],
+    [600_001, 'deliver'],
+  ])('counts a message %i ms old in the window only when younger than 10 minutes: %s', (age, decision) => {
+    // Limit 3: B's 4th message in the window trips it (C and D two each).
+    const events = [msg(T0, 'C', 'B'), msg(T0 + 1000, 'C', 'B'), msg(T0 + 2000, 'D', 'B'), msg(T0 + age, 'D', 'B')];
+    expect(decide(events, conv(3)).at(-1)).toMatchObject({ decision });
   });
   it('keeps at most 501 events per receiver', () => {
     const proc = conv(500);

@@ -23,7 +23,15 @@ const stream: fc.Arbitrary<ChannelEvent[]> = fc
       }),
       { minLength: 40, maxLength: 150 },
     ),
-    fc.array(fc.integer({ min: -3000, max: 6000 }), { minLength: 1, maxLength: 5 }),
+    // Mostly small steps either way, and on purpose one below, at and above each edge: the
+    // window, the cooldown, the slow-loop horizon, the conversation window (§3.3–§4.6).
+    fc.array(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: -3000, max: 6000 }) },
+        { weight: 2, arbitrary: fc.constantFrom(...[10_000, 5_000, 20_000, 600_000, -10_000].flatMap((e) => [e - 1, e, e + 1])) },
+      ),
+      { minLength: 1, maxLength: 5 },
+    ),
   )
   .map(([raw, gaps]) => {
     let ts = T0;
@@ -110,7 +118,9 @@ describe('bot policy laws', () => {
       { numRuns: 100 },
     );
   });
-  it('never throws or mutates on frozen events and states', () => {
+  // Writing to a frozen event or state throws in strict mode (ES modules); the decisions must be
+  // those of unfrozen inputs.
+  it('never throws or mutates on frozen events and states, and decides as on unfrozen ones', () => {
     const p = proc(FULL);
     const deepFreeze = <T>(v: T): T => {
       if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
@@ -123,8 +133,13 @@ describe('bot policy laws', () => {
       fc.property(stream, (events) => {
         const frozen = deepFreeze(structuredClone(events));
         const states = new Map<string, ReturnType<typeof proc>['initialState']>();
-        for (const e of frozen) states.set(p.keyOf(e), deepFreeze(fold(p, states.get(p.keyOf(e)) ?? p.initialState, [e]).state));
-        expect(frozen).toEqual(events);
+        const decisions: BotDecision[] = [];
+        for (const e of frozen) {
+          const r = fold(p, states.get(p.keyOf(e)) ?? p.initialState, [e]);
+          states.set(p.keyOf(e), deepFreeze(r.state));
+          decisions.push(...r.decisions);
+        }
+        expect(decisions).toEqual(run(p, events).decisions);
       }),
       { numRuns: 50 },
     );

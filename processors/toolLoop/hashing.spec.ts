@@ -182,7 +182,9 @@ describe('resultHash', () => {
   });
   it('ignores our own tool-loop block echoed back, but hashes other denials', () => {
     expect(hashOutcome({ toolName: 't', result: { details: { status: 'blocked', deniedReason: 'tool-loop' } } })).toBeUndefined();
-    expect(hashOutcome({ toolName: 't', result: { details: { status: 'blocked', deniedReason: 'policy' } } })).toBeDefined();
+    // Another denial is hashed by rule 8: {details, text}.
+    const details = { status: 'blocked', deniedReason: 'policy' };
+    expect(hashOutcome({ toolName: 't', result: { details } })?.resultHash).toBe(h({ details, text: '' }));
   });
   it('hashes exec results by their stable fields only', () => {
     const base = { status: 'completed', exitCode: 1, aggregated: '  out \n', durationMs: 10, pid: 1, sessionId: 'a', cwd: '/x' };

@@ -304,6 +304,7 @@ describe('§4.3 per-tool entries at their boundaries', () => {
   });
 });
 
+// The compaction abort's evidence: evidence.spec.ts ('evidence on run_abort').
 describe('§4.5 evidence at its boundaries', () => {
   const p = spec({}, { enabled: true, historySize: 60 });
   const callIds = (events: readonly RawToolEvent[]) => events.filter((e) => e.type === 'tool_call' && e.toolCallId !== undefined).map((e) => e.toolCallId);
@@ -357,15 +358,9 @@ describe('§4.5 evidence at its boundaries', () => {
       .when(r.call('command_status', { id: 1 }))
       .then((ds) => expect(ds[0]).toMatchObject({ decision: 'warn', detector: 'known_poll_no_progress', count: 10, evidence: { toolCallIds: callIds(h), since: h[0]!.ts } }));
   });
-  it('the compaction abort lists the outcome events with the aborting triple, by their own ids and ts', () => {
-    const r = runEvents();
-    const o = (id?: string) => r.outcome('read', { p: 1 }, 'same', id === undefined ? {} : { toolCallId: id });
-    const [o1, o2, o3] = [o(), o('k2'), o('k3')];
-    const ds = given(spec({}), [r.compaction(), o1!, o2!]).when(o3!).decisions;
-    expect(ds).toMatchObject([{ type: 'run_abort', detector: 'compaction_loop_persisted', count: 3, evidence: { toolCallIds: ['k2', 'k3'], since: o1!.ts } }]);
-  });
   it('no evidence on allow, in enforce or shadow mode', () => {
     const r = runEvents();
+    expect(calls(given(spec({})).whenAll([r.call('x', {})]))).toMatchObject([{ decision: 'allow', evidence: null }]);
     expect(calls(given(spec({ mode: 'shadow' })).whenAll([r.call('x', {})]))).toMatchObject([{ decision: 'allow', evidence: null, shadow: true }]);
   });
 });
@@ -507,7 +502,7 @@ describe('§4.2 bookkeeping on generated runs', () => {
           }
         }
       }),
-      { numRuns: 300, seed: 12 },
+      { numRuns: 300 },
     );
     // The generator reaches every kind of abort, so the checks above are exercised.
     expect(Math.min(seenAborts.escalation, seenAborts.compaction, seenAborts.afterAgent)).toBeGreaterThan(10);
@@ -537,7 +532,7 @@ describe('§4.3 matching against a naive oracle', () => {
       fc.property(text(['a', 'A', 'b', '*', '.']), text(['a', 'A', 'b', '.', '\n']), (pattern, name) => {
         expect(globMatch(pattern, name)).toBe(oracleMatch(pattern, name));
       }),
-      { numRuns: 2000, seed: 3 },
+      { numRuns: 2000 },
     );
   });
   it('picks the exact key, else the most literal matching pattern, ties to the first', () => {
@@ -546,7 +541,7 @@ describe('§4.3 matching against a naive oracle', () => {
       fc.property(entries, text(['a', 'b']), (es, name) => {
         expect(toolMatcher(es)(name)).toBe(oracleEntry(es, name));
       }),
-      { numRuns: 2000, seed: 5 },
+      { numRuns: 2000 },
     );
   });
 });

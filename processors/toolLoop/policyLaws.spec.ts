@@ -42,9 +42,13 @@ const eventArb: fc.Arbitrary<Omit<RawToolEvent, 'ts'>> = (() => {
   );
 })();
 
-const stream = fc
-  .tuple(fc.array(eventArb, { minLength: 40, maxLength: 120 }), fc.integer({ min: 0, max: 3000 }))
-  .map(([events, gap]) => events.map((e, i) => ({ ...e, ts: T0 + i * gap, eventId: `e${i}` }) as unknown as RawToolEvent));
+// Gaps mostly small, and on purpose one below, at and above the run TTL (§2.7), so runs go
+// idle and start fresh in the middle of a stream.
+const gap = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 3000 }) }, { weight: 1, arbitrary: fc.constantFrom(59_999, 60_000, 60_001) });
+const stream = fc.tuple(fc.array(eventArb, { minLength: 40, maxLength: 120 }), fc.array(gap, { minLength: 1, maxLength: 4 })).map(([events, gaps]) => {
+  let ts = T0;
+  return events.map((e, i) => ({ ...e, ts: (ts += gaps[i % gaps.length]!), eventId: `e${i}` }) as unknown as RawToolEvent);
+});
 
 const decide = (events: readonly RawToolEvent[], state: RunState = p.initialState) => fold(p, state, events);
 
@@ -67,11 +71,20 @@ describe('tool-loop laws under a tool policy', () => {
       { numRuns: 150 },
     );
   });
-  it('aborts a run at most once and answers every call exactly once', () => {
+  it('aborts a run at most once (per life: an idle gap starts it afresh) and answers every call exactly once', () => {
     fc.assert(
       fc.property(stream, (events) => {
         const ds = decide(events).decisions;
-        expect(ds.filter((d) => d.type === 'run_abort').length).toBeLessThanOrEqual(1);
+        const aborts = new Map<number, number>(); // life → aborts
+        let life = 0;
+        let state = p.initialState;
+        events.forEach((e, i) => {
+          if (i > 0 && e.ts - events[i - 1]!.ts > 60_000) life++;
+          const r = fold(p, state, [e]);
+          state = r.state;
+          aborts.set(life, (aborts.get(life) ?? 0) + r.decisions.filter((d) => d.type === 'run_abort').length);
+        });
+        expect(Math.max(...aborts.values())).toBeLessThanOrEqual(1);
         expect(ds.filter((d) => d.type === 'tool_decision')).toHaveLength(events.filter((e) => e.type === 'tool_call').length);
       }),
       { numRuns: 150 },
@@ -80,8 +93,13 @@ describe('tool-loop laws under a tool policy', () => {
   it('gives a redelivered call only its original tool_decision, and a redelivered event no effect', () => {
     fc.assert(
       fc.property(stream, fc.nat(), fc.nat(), (events, from, to) => {
-        const src = events[from % events.length]!;
-        const at = events.indexOf(src) + 1 + (to % (events.length - events.indexOf(src)));
+        // The copy comes after its original, within the original's life: ids are forgotten once
+        // the run has been idle for the TTL (§1 "Remembered event ids").
+        const i = from % events.length;
+        const src = events[i]!;
+        let next = i + 1;
+        while (next < events.length && events[next]!.ts - events[next - 1]!.ts <= 60_000) next++;
+        const at = i + 1 + (to % (next - i));
         const delivered = [...events.slice(0, at), src, ...events.slice(at)];
         let state = p.initialState;
         const clean: ToolLoopDecision[] = [];

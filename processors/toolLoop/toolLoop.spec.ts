@@ -3,6 +3,7 @@ import { given } from '../kernel/spec.js';
 import { fold } from '../kernel/process.js';
 import type { ToolDecision, ToolLoopConfig, LoopDetectionBlock } from './index.js';
 import { noteWarning, shouldNotify, MAX_WARNING_KEYS } from './state.js';
+import { hashOutcome } from './hashing.js';
 import { runEvents, toolLoopSpec as toolLoopProcess, type RawToolEvent as ToolEvent } from './testing/events.js';
 
 const cfg = (global: LoopDetectionBlock = { enabled: true }, agents: Record<string, LoopDetectionBlock> = {}, runTtlMs = 86_400_000): ToolLoopConfig => ({
@@ -129,6 +130,20 @@ describe('known poll without progress', () => {
   });
 });
 
+describe('known poll tools (§2.4)', () => {
+  it.each([
+    ['process', { action: 'poll', id: 1 }, 'known_poll_no_progress'],
+    ['process', { action: 'log', id: 1 }, 'known_poll_no_progress'],
+    ['process', { action: 'kill', id: 1 }, 'generic_repeat'],
+    ['command_status', { id: 1 }, 'known_poll_no_progress'],
+  ])('warns the 11th identical %s call %j with %s', (tool, args, detector) => {
+    const r = runEvents();
+    given(enabled, r.repeat(10, tool, args, same))
+      .when(r.call(tool, args))
+      .then((ds) => expect(only(ds)).toMatchObject({ decision: 'warn', detector, count: 10 }));
+  });
+});
+
 describe('ping-pong', () => {
   const a = { path: '/a' };
   const b = { path: '/b' };
@@ -162,6 +177,31 @@ describe('ping-pong', () => {
 });
 
 describe('unknown tool', () => {
+  const attempts = (r: ReturnType<typeof runEvents>, n: number) => {
+    const history: ToolEvent[] = [];
+    for (let i = 0; i < n; i++) history.push(r.call('browse', { url: `u${i}` }), r.error('browse', { url: `u${i}` }, 'Unknown tool: browse'));
+    return history;
+  };
+  // §2.5 rule 1 at the threshold (10) and on each side of it: the streak before the attempt.
+  it.each([
+    [9, 'allow'],
+    [10, 'block'],
+    [11, 'block'],
+  ])('after a streak of %i failed attempts, the next attempt gets %s', (streak, decision) => {
+    const r = runEvents();
+    given(enabled, attempts(r, streak))
+      .when(r.call('browse', { url: 'again' }))
+      .then((ds) => expect(only(ds)).toMatchObject(decision === 'allow' ? { decision } : { decision, detector: 'unknown_tool_repeat', count: streak }));
+  });
+  it.each([
+    [2, 'allow'],
+    [3, 'block'],
+  ])('with unknownToolThreshold 3, a streak of %i gets %s', (streak, decision) => {
+    const r = runEvents();
+    given(toolLoopProcess(cfg({ enabled: true, unknownToolThreshold: 3 })), attempts(r, streak))
+      .when(r.call('browse', { url: 'again' }))
+      .then((ds) => expect(only(ds).decision).toBe(decision));
+  });
   it('blocks the 11th attempt at a missing tool', () => {
     const r = runEvents();
     const history: ToolEvent[] = [];
@@ -199,7 +239,7 @@ describe('history', () => {
     const r = runEvents();
     const s = fold(enabled, enabled.initialState, [r.outcome('read', { p: 1 }, 'x'), r.outcome('read', { p: 2 }, undefined)]).state;
     expect(s.history).toHaveLength(1);
-    expect(s.history[0]?.resultHash).toBeDefined();
+    expect(s.history[0]).toMatchObject({ toolName: 'read', resultHash: hashOutcome({ toolName: 'read', result: 'x' })!.resultHash });
   });
   it('never records a blocked call', () => {
     const r = runEvents();
@@ -287,6 +327,22 @@ describe('run end and idle runs', () => {
       .when(r.call('read', { p: 1 }))
       .then((ds) => expect(only(ds).decision).toBe('allow'));
     expect(p.isExpired(fold(p, p.initialState, history).state, history.at(-1)!.ts + 60_001)).toBe(true);
+  });
+  // §2.7: "older than the TTL" — a gap of exactly the TTL keeps the run, one millisecond more
+  // starts it fresh. The 13th identical call is warned in a kept run, allowed in a fresh one.
+  it.each([
+    [59_999, 'warn', false],
+    [60_000, 'warn', false],
+    [60_001, 'allow', true],
+  ])('after a gap of %i ms (TTL 60 000 ms) the next call gets %s', (gap, decision, expired) => {
+    const r = runEvents();
+    const p = toolLoopProcess(cfg({ enabled: true }, {}, 60_000));
+    const history = r.repeat(12, 'read', { p: 1 }, same);
+    const last = history.at(-1)!.ts;
+    given(p, history)
+      .when({ ...r.call('read', { p: 1 }), ts: last + gap })
+      .then((ds) => expect(only(ds).decision).toBe(decision));
+    expect(p.isExpired(fold(p, p.initialState, history).state, last + gap)).toBe(expired);
   });
 });
 

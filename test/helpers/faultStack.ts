@@ -1,7 +1,8 @@
 // A broker and registry the fault tests may restart and freeze. The shared infrastructure is
 // only theirs to hurt when it is the jar stack this run started or found (scripts/stack.mjs);
 // otherwise (explicit KAFKA_BROKERS, Docker) they start a private jar stack in a temporary
-// folder, which needs Java and Maven. Without those there is none, and the plan says why.
+// folder, which needs Java and Maven. Without those the fault tests fail, naming what is missing:
+// they never skip (.ci/run checks both before the tests start).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ const STACK = join(import.meta.dirname, '..', '..', 'scripts', 'stack.mjs');
 
 export type FaultCommand = 'restart-kafka' | 'freeze-registry' | 'thaw-registry';
 
-export type FaultPlan = { readonly kind: 'shared'; readonly env: InfraEnv } | { readonly kind: 'private' } | { readonly kind: 'none'; readonly reason: string };
+export type FaultPlan = { readonly kind: 'shared'; readonly env: InfraEnv } | { readonly kind: 'private' };
 
 export interface FaultStack {
   readonly env: InfraEnv;
@@ -34,7 +35,9 @@ export function planFaults(infraKind: string, shared: InfraEnv): FaultPlan {
     .filter(([cmd, arg]) => !runs(cmd!, [arg!]))
     .map(([cmd]) => cmd);
   if (missing.length === 0) return { kind: 'private' };
-  return { kind: 'none', reason: `the ${infraKind} broker is not one these tests may restart, and ${missing.join(' and ')} (needed for a private jar stack) did not run` };
+  throw new Error(
+    `the fault tests need a broker they may restart: the ${infraKind} broker is not one, and ${missing.join(' and ')} (needed for a private jar stack) did not run; install them`,
+  );
 }
 
 function stackCommand(cmd: string, stackDir: string | undefined, timeout: number): string {
@@ -44,7 +47,7 @@ function stackCommand(cmd: string, stackDir: string | undefined, timeout: number
   return r.stdout;
 }
 
-export function startFaultStack(plan: Exclude<FaultPlan, { kind: 'none' }>): FaultStack {
+export function startFaultStack(plan: FaultPlan): FaultStack {
   if (plan.kind === 'shared') {
     // The stack's own folder is whatever globalSetup used (LOOPGUARD_STACK_DIR or .stack).
     return {

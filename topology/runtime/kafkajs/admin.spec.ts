@@ -18,23 +18,41 @@ function failing(...errors: Error[]) {
   return op;
 }
 
+/** A clock that moves only when whileRetriable pauses on it. */
+function fakeClock() {
+  const clock = { t: 0, now: () => clock.t, pause: async (ms: number) => void (clock.t += ms) };
+  return clock;
+}
+
 describe('whileRetriable', () => {
   it('tries again after retriable errors, and after kafkajs gave up retrying one', async () => {
     const op = failing(notHosted(), new KafkaJSNumberOfRetriesExceeded(notHosted(), { retryCount: 5, retryTime: 300 }));
-    await expect(whileRetriable(5_000, op, 1)).resolves.toBe('done');
+    const clock = fakeClock();
+    await expect(whileRetriable(5_000, op, 1, clock)).resolves.toBe('done');
     expect(op.calls).toBe(3);
+    expect(clock.t).toBe(2);
   });
 
   it('gives up at once on an error that is not retriable', async () => {
     const op = failing(new KafkaJSNonRetriableError('Topic with this name already exists'));
-    await expect(whileRetriable(5_000, op, 1)).rejects.toThrow('already exists');
+    const clock = fakeClock();
+    await expect(whileRetriable(5_000, op, 1, clock)).rejects.toThrow('already exists');
     expect(op.calls).toBe(1);
+    expect(clock.t).toBe(0);
   });
 
-  it('gives up once its time is over', async () => {
+  // Tries at 0, 5, …, 30 ms: the try at the deadline is the last.
+  it('gives up once its time is over, after the try at the deadline', async () => {
     const op = failing(...Array.from({ length: 1_000 }, notHosted));
-    await expect(whileRetriable(30, op, 5)).rejects.toThrow('does not host');
-    expect(op.calls).toBeGreaterThan(1);
-    expect(op.calls).toBeLessThan(1_000);
+    const clock = fakeClock();
+    await expect(whileRetriable(30, op, 5, clock)).rejects.toThrow('does not host');
+    expect(op.calls).toBe(7);
+    expect(clock.t).toBe(30);
+  });
+
+  it('answers when the try at the deadline succeeds', async () => {
+    const op = failing(...Array.from({ length: 6 }, notHosted));
+    await expect(whileRetriable(30, op, 5, fakeClock())).resolves.toBe('done');
+    expect(op.calls).toBe(7);
   });
 });

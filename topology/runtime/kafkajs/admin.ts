@@ -136,15 +136,22 @@ export class KafkajsAdmin implements AdminOps {
  */
 const CREATE_PATIENCE_MS = 30_000;
 
+/** The time whileRetriable reads and waits on (a spec gives its own, so no test waits on the real one). */
+export interface RetryClock {
+  now(): number;
+  pause(ms: number): Promise<void>;
+}
+const SYSTEM_CLOCK: RetryClock = { now: () => Date.now(), pause: (ms) => delay(ms) };
+
 /** `op` again (it must be idempotent) while it fails with a retriable Kafka error, until `ms` pass. */
-export async function whileRetriable<T>(ms: number, op: () => Promise<T>, pauseMs = 500): Promise<T> {
-  const deadline = Date.now() + ms;
+export async function whileRetriable<T>(ms: number, op: () => Promise<T>, pauseMs = 500, clock: RetryClock = SYSTEM_CLOCK): Promise<T> {
+  const deadline = clock.now() + ms;
   for (;;) {
     try {
       return await op();
     } catch (e) {
-      if (!retriable(e) || Date.now() >= deadline) throw e;
-      await delay(pauseMs);
+      if (!retriable(e) || clock.now() >= deadline) throw e;
+      await clock.pause(pauseMs);
     }
   }
 }
