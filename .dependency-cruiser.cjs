@@ -44,6 +44,13 @@ module.exports = {
       from: { path: '^(processors|topology|schemas|sdk|cli)/', pathNot: '(\\.spec\\.ts|/testing/.*)$' },
       to: { path: '(\\.spec\\.ts$|^test/)' },
     },
+    {
+      name: 'framework-adapters-stand-alone',
+      severity: 'error',
+      comment: 'A framework adapter is a thin layer over the SDK: importing one must load no other adapter, and no rule of its own bypasses the SDK.',
+      from: { path: '^integrations/([^/]+)/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(integrations/|processors/|topology/|schemas/|cli/|test/)', pathNot: '^integrations/$1/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
