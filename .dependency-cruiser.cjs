@@ -44,6 +44,21 @@ module.exports = {
       from: { path: '^(processors|topology|schemas|sdk|cli|integrations)/', pathNot: '(\\.spec\\.ts|/testing/.*)$' },
       to: { path: '(\\.spec\\.ts$|^test/)' },
     },
+    {
+      name: 'integrations-stand-alone',
+      severity: 'error',
+      comment: 'Importing one integration must load no other integration, nor the CLI or test code.',
+      from: { path: '^integrations/([^/]+)/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(integrations/|cli/|test/)', pathNot: '^integrations/$1/' },
+    },
+    {
+      name: 'framework-adapters-over-the-sdk',
+      severity: 'error',
+      comment:
+        "A framework adapter is a thin layer over the SDK: no rule of its own bypasses it. (The OpenClaw plugin and the MCP proxy also share the processor's config validation and logger.)",
+      from: { path: '^integrations/(ai-sdk|openai-agents|langchain|mastra)/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(processors/|topology/|schemas/)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,0 +1,20 @@
+// LangChain.js agents with loopguard: the lines a user adds are marked `// loopguard`.
+// `runner` is a connected LoopguardRunner (see README "Agent frameworks"); `model` any LangChain
+// chat model. The test suite runs this file with LangChain's own fake tool-calling model.
+import { createAgent, tool } from 'langchain';
+import { z } from 'zod';
+import { loopguardMiddleware } from 'loopguard/langchain'; // loopguard
+
+const readFile = tool(async ({ path }) => `// ${path}\nexport const retries = 3;`, {
+  name: 'readFile',
+  description: 'Read a file of the repository',
+  schema: z.object({ path: z.string() }),
+});
+
+export function coder({ runner, model, agentId = 'coder', onWouldHave }) {
+  return createAgent({
+    model,
+    tools: [readFile],
+    middleware: [loopguardMiddleware(runner, { agentId, onWouldHave })], // loopguard
+  });
+}

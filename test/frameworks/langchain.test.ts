@@ -1,0 +1,97 @@
+// The LangChain adapter driven by LangChain itself: createAgent with the middleware and
+// LangChain's own fake tool-calling model, which keeps calling the same tool with the same
+// arguments, against a real broker, registry and `loopguard run` (default thresholds, escalation
+// after 5 blocks as in the starter config).
+import { AIMessage, fakeModel, type BaseMessage } from 'langchain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoopguardRunner, type RunAbortNotice } from '../../sdk/index.js';
+import type { WouldHaveReport } from '../../integrations/langchain/index.js';
+// @ts-expect-error -- the example is plain JavaScript, as a user would write it
+import * as example from '../../examples/frameworks/langchain.mjs';
+import { infraEnv, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
+
+interface Agent {
+  invoke(input: { messages: Array<{ role: string; content: string }> }, config: Record<string, unknown>): Promise<{ messages: BaseMessage[] }>;
+}
+interface CoderArgs {
+  runner: LoopguardRunner;
+  model: ReturnType<typeof fakeModel>;
+  agentId?: string;
+  onWouldHave?: (r: WouldHaveReport) => void;
+}
+const coder = example.coder as (args: CoderArgs) => Agent;
+
+/** LangChain's fake model asking to read the same file at each of 40 turns, then answering; it keeps what it was given. */
+function stuck(): { model: ReturnType<typeof fakeModel>; inputs: () => BaseMessage[][] } {
+  const model = fakeModel();
+  for (let i = 1; i <= 40; i++) model.respond(new AIMessage({ content: '', tool_calls: [{ id: `call-${i}`, name: 'readFile', args: { path: 'src/config.ts' } }] }));
+  model.respond(new AIMessage('src/config.ts sets retries to 3.'));
+  return { model, inputs: () => model.calls.map((c) => c.messages) };
+}
+
+/** The content the model was given as a call's output. */
+function outputOf(messages: BaseMessage[], callId: string): string | undefined {
+  const m = messages.find((x) => x.type === 'tool' && (x as unknown as { tool_call_id: string }).tool_call_id === callId);
+  return m === undefined ? undefined : JSON.stringify(m.content);
+}
+
+const clientOptions = (w: World) => ({
+  brokers: [infraEnv().KAFKA_BROKERS],
+  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
+  topics: w.config.topics,
+  failure: 'closed' as const,
+  timeoutMs: 15_000,
+});
+
+describe('LangChain.js', () => {
+  let runner: LoopguardRunner;
+  const aborts: RunAbortNotice[] = [];
+  beforeAll(async () => {
+    const w = world('langchain', {}, 3, { toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } } });
+    await lgOk(['topics', 'create', '--config', w.configFile]);
+    await ready(lg(['run', '--config', w.configFile]));
+    runner = await LoopguardRunner.connect({ ...clientOptions(w), onAbort: (a) => aborts.push(a) });
+  });
+  afterAll(() => runner?.close());
+
+  it('warns at the 11th identical call, answers the 21st with loopguard’s message, and ends the run on the escalation', async () => {
+    const { model, inputs: calls } = stuck();
+    const agent = coder({ runner, model });
+    const out = await agent.invoke({ messages: [{ role: 'user', content: 'What does src/config.ts set?' }] }, { configurable: { thread_id: 'chat-lc-1' }, recursionLimit: 500 });
+    const inputs = calls();
+
+    // Calls 1-20 ran (their outputs, all equal, are what loopguard counts); the 11th warned, with its output.
+    expect(outputOf(inputs[10]!, 'call-10')).not.toContain('[loopguard]');
+    const warned = outputOf(inputs[11]!, 'call-11');
+    expect(warned).toContain('retries');
+    expect(warned).toMatch(/readFile.*10|10.*readFile/s);
+
+    // The 21st never ran: the model's next input holds loopguard's message as the call's output.
+    const blocked = outputOf(inputs[21]!, 'call-21');
+    expect(blocked).toContain('generic_repeat');
+    expect(blocked).toContain('20');
+    expect(blocked).not.toContain('retries');
+
+    // Five blocks end the run: the agent jumps to its end before asking the model again.
+    expect(aborts).toEqual([expect.objectContaining({ detector: 'block_escalation', count: 5, toolName: 'readFile' })]);
+    expect(inputs.length).toBeGreaterThanOrEqual(25);
+    expect(inputs.length).toBeLessThan(40);
+    expect(out.messages.at(-1)!.type).toBe('tool');
+  });
+
+  it('runs every call of a shadow agent and reports what enforce mode would have done', async () => {
+    const reports: WouldHaveReport[] = [];
+    const { model, inputs: calls } = stuck();
+    const agent = coder({ runner, model, agentId: 'canary', onWouldHave: (r) => reports.push(r) });
+    await agent.invoke({ messages: [{ role: 'user', content: 'go' }] }, { configurable: { thread_id: 'chat-lc-3' }, recursionLimit: 500 });
+    const inputs = calls();
+    expect(inputs).toHaveLength(41);
+    expect(outputOf(inputs[39]!, 'call-39')).toContain('retries');
+    expect(reports.find((r) => r.wouldHave.decision === 'block')).toMatchObject({
+      toolName: 'readFile',
+      toolCallId: 'call-21',
+      wouldHave: { detector: 'generic_repeat', count: 20 },
+    });
+    expect(reports[0]).toMatchObject({ toolCallId: 'call-11', wouldHave: { decision: 'warn', count: 10 }, run: { sessionKey: 'chat-lc-3', agentId: 'canary' } });
+  });
+});
