@@ -253,6 +253,34 @@ describe('loopguard mcp-proxy', () => {
     }
   });
 
+  it('ends cleanly when the client goes away, or on SIGTERM, while the server never answers its initialize, ending the server', async () => {
+    const w = world('mcp-mute', policy);
+    await lgOk(['topics', 'create', '--config', w.configFile]);
+    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const ways = [(p: ChildProcess) => p.stdin!.end(), (p: ChildProcess) => p.kill('SIGTERM')];
+    for (const leave of ways) {
+      const count = counter();
+      // A server that starts and never says a word.
+      const mute = ['sh', '-c', 'echo pid:$$ >> "$1"; exec node -e "setInterval(() => {}, 1000)"', 'sh', count.file];
+      const proxy = spawn('node', [CLI, 'mcp-proxy', '--config', w.configFile, '--failure', 'open', '--', ...mute], {
+        env: { ...process.env, ...infraEnv() },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      proxy.stderr!.on('data', (d) => (stderr += d));
+      let code: number | null | undefined;
+      proxy.once('exit', (c) => (code = c));
+      onTestFinished(() => void proxy.kill('SIGKILL'));
+      proxy.stdin!.write(`${JSON.stringify(initialize)}\n`);
+      await waitFor('the server to be started', () => existsSync(count.file) && readFileSync(count.file, 'utf8').startsWith('pid:'));
+      leave(proxy);
+      await waitFor('the proxy to exit', () => code !== undefined);
+      // The client left: a clean end (code 0), not the server's handshake timing out (code 1).
+      expect({ code, stderr }).toEqual({ code: 0, stderr: expect.not.stringContaining('loopguard: ') });
+      await waitFor('the server to exit', () => gone(count.pid()), 15_000);
+    }
+  });
+
   it('follows --failure when loopguard does not answer: open runs the call, closed blocks it', async () => {
     const w = world('mcp-failure', policy);
     await lgOk(['topics', 'create', '--config', w.configFile]); // no `loopguard run`
