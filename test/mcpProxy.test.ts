@@ -1,7 +1,8 @@
 // `loopguard mcp-proxy` driven by the real MCP SDK client, in front of a real MCP server written
 // with the SDK (test/helpers/mcpCountingServer.mjs, which counts the calls it receives), with a
 // real broker, registry and `loopguard run`.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -226,6 +227,58 @@ describe('loopguard mcp-proxy', () => {
       expect(events.find((e) => e.type === 'tool_call' && e.agentId === s.agent)).toMatchObject({ sessionKey: 'mcp:proxy-test', runId: runEnd.runId, toolName: 'read' });
     }
     expect(new Set(events.filter((e) => e.type === 'run_end').map((e) => e.runId)).size).toBe(2);
+  });
+
+  it('exits when the client goes away, or on SIGTERM, while the server is still starting, ending the server', async () => {
+    const w = world('mcp-early', policy);
+    await lgOk(['topics', 'create', '--config', w.configFile]);
+    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const ways = [(p: ChildProcess) => p.stdin!.end(), (p: ChildProcess) => p.kill('SIGTERM')];
+    for (const leave of ways) {
+      const count = counter();
+      // A server slow to start (as `npx -y` fetching it): its pid is written at once, it answers seconds later.
+      const slow = ['sh', '-c', `echo pid:$$ >> "$1"; sleep 3; exec node "${SERVER}" "$1"`, 'sh', count.file];
+      const proxy = spawn('node', [CLI, 'mcp-proxy', '--config', w.configFile, '--failure', 'open', '--', ...slow], {
+        env: { ...process.env, ...infraEnv() },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let exited = false;
+      proxy.once('exit', () => (exited = true));
+      onTestFinished(() => void proxy.kill('SIGKILL'));
+      proxy.stdin!.write(`${JSON.stringify(initialize)}\n`);
+      await waitFor('the server to be starting', () => existsSync(count.file) && readFileSync(count.file, 'utf8').startsWith('pid:'));
+      leave(proxy);
+      await waitFor('the proxy to exit', () => exited, 30_000);
+      await waitFor('the server to exit', () => gone(count.pid()), 15_000);
+    }
+  });
+
+  it('ends cleanly when the client goes away, or on SIGTERM, while the server never answers its initialize, ending the server', async () => {
+    const w = world('mcp-mute', policy);
+    await lgOk(['topics', 'create', '--config', w.configFile]);
+    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const ways = [(p: ChildProcess) => p.stdin!.end(), (p: ChildProcess) => p.kill('SIGTERM')];
+    for (const leave of ways) {
+      const count = counter();
+      // A server that starts and never says a word.
+      const mute = ['sh', '-c', 'echo pid:$$ >> "$1"; exec node -e "setInterval(() => {}, 1000)"', 'sh', count.file];
+      const proxy = spawn('node', [CLI, 'mcp-proxy', '--config', w.configFile, '--failure', 'open', '--', ...mute], {
+        env: { ...process.env, ...infraEnv() },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      proxy.stderr!.on('data', (d) => (stderr += d));
+      let code: number | null | undefined;
+      proxy.once('exit', (c) => (code = c));
+      onTestFinished(() => void proxy.kill('SIGKILL'));
+      proxy.stdin!.write(`${JSON.stringify(initialize)}\n`);
+      await waitFor('the server to be started', () => existsSync(count.file) && readFileSync(count.file, 'utf8').startsWith('pid:'));
+      leave(proxy);
+      await waitFor('the proxy to exit', () => code !== undefined);
+      // The client left: a clean end (code 0), not the server's handshake timing out (code 1).
+      expect({ code, stderr }).toEqual({ code: 0, stderr: expect.not.stringContaining('loopguard: ') });
+      await waitFor('the server to exit', () => gone(count.pid()), 15_000);
+    }
   });
 
   it('follows --failure when loopguard does not answer: open runs the call, closed blocks it', async () => {

@@ -1,5 +1,6 @@
 // `loopguard.toolPolicy.budgets` and a `tools` entry's `maxCalls` (docs/behaviour.md §5):
 // loading, errors naming the key, and resolution per agent.
+import JSON5 from 'json5';
 import { describe, expect, it } from 'vitest';
 import { resolverFor } from '../processors/toolLoop/config.js';
 import { configFrom } from './config.js';
@@ -42,6 +43,24 @@ describe('budgets loading', () => {
     const message = invalid(raw);
     expect(message.startsWith(prefix)).toBe(true);
     expect(message).toContain(says);
+  });
+});
+
+// JSON5 (like JSON.parse) makes `__proto__` an own key; a record must not drop it silently
+// (a tool budget or an agent's budgets would then quietly not apply).
+describe('a `__proto__` key in toolPolicy', () => {
+  const parsed = (text: string): unknown => JSON5.parse(text);
+  it.each([
+    [`{loopguard: {toolPolicy: {tools: {'__proto__': {maxCalls: 1}}}}}`, 'config loopguard.toolPolicy.tools.__proto__: '],
+    [`{loopguard: {toolPolicy: {agents: {'__proto__': {budgets: {maxCalls: 3}}}}}}`, 'config loopguard.toolPolicy.agents.__proto__: '],
+    [`{loopguard: {toolPolicy: {agents: {r: {tools: {'__proto__': {maxCalls: 1}}}}}}}`, 'config loopguard.toolPolicy.agents.r.tools.__proto__: '],
+  ])('refuses %s naming the key', (text, prefix) => {
+    expect(invalid(parsed(text))).toContain(prefix);
+  });
+  it('still loads other names of Object.prototype as ordinary keys', () => {
+    const r = resolverFor(configFrom(parsed(`{loopguard: {toolPolicy: {tools: {constructor: {maxCalls: 1}}, agents: {toString: {budgets: {maxCalls: 3}}}}}}`)).toolLoop);
+    expect(r(undefined).policy.selectTool('constructor')).toEqual(['constructor', { maxCalls: 1 }]);
+    expect(r('toString').policy.budgets).toEqual({ maxCalls: 3 });
   });
 });
 

@@ -16,20 +16,27 @@ export interface HeldClient {
 /** Starts `transport` and resolves at the client's `initialize`; rejects if it closes before. */
 export async function holdUntilInitialize(transport: Transport): Promise<HeldClient> {
   const held: JSONRPCMessage[] = [];
+  let closed = false;
   const initialize = new Promise<HeldClient['initialize']>((resolve, reject) => {
     transport.onmessage = (m) => {
       held.push(m);
       if (isInitializeRequest(m) && isJSONRPCRequest(m)) resolve({ method: m.method, params: m.params, id: m.id });
     };
-    transport.onclose = () => reject(new Error('the MCP client closed the connection before initializing'));
+    transport.onclose = () => {
+      closed = true;
+      reject(new Error('the MCP client closed the connection before initializing'));
+    };
   });
   await transport.start();
-  return { initialize: await initialize, transport: replaying(transport, held) };
+  return { initialize: await initialize, transport: replaying(transport, held, () => closed) };
 }
 
-function replaying(inner: Transport, held: JSONRPCMessage[]): Transport {
+function replaying(inner: Transport, held: JSONRPCMessage[], closedBefore: () => boolean): Transport {
   const view: Transport = {
     start: async () => {
+      // A client that went away (or a signal) while the upstream was starting closed the
+      // transport before this view took it over: it closes at once, so the session ends.
+      if (closedBefore()) return void view.onclose?.();
       inner.onmessage = (m, extra) => view.onmessage?.(m, extra);
       inner.onclose = () => view.onclose?.();
       inner.onerror = (e) => view.onerror?.(e);

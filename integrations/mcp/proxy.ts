@@ -46,8 +46,14 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
   let end!: (e: ProxyEnd) => void;
   const ended = new Promise<ProxyEnd>((r) => (end = r));
   // The stdio transport does not notice end of input: that is the client going away.
-  stdin.once('end', () => void downstream.close());
-  opts.signal?.addEventListener('abort', () => void downstream.close(), { once: true });
+  // `leaving` also stops waiting for a server that has not answered its `initialize` yet.
+  const leaving = new AbortController();
+  const leave = () => {
+    leaving.abort();
+    void downstream.close();
+  };
+  stdin.once('end', leave);
+  opts.signal?.addEventListener('abort', leave, { once: true });
   const runner = LoopguardRunner.connect({
     ...opts.loopguard,
     logger: log,
@@ -77,8 +83,11 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
     end({ code: 1, failure: upstreamGoneMessage(opts.upstream, upstream.exit) });
   };
   try {
-    await client.connect(upstream);
+    await client.connect(upstream, { signal: leaving.signal });
   } catch (e) {
+    await upstream.close();
+    // The client left (or a signal came) before the server answered: a clean end, the server stopped.
+    if (leaving.signal.aborted) return finish(runner, undefined, { code: 0 }, log);
     const message = `cannot start the MCP server: ${upstreamGoneMessage(opts.upstream, upstream.exit)}: ${(e as Error).message}`;
     await downstream.send({ jsonrpc: '2.0', id: held.initialize.id, error: { code: ErrorCode.InternalError, message } }).catch(() => undefined);
     await downstream.close();

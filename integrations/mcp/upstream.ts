@@ -17,6 +17,7 @@ export interface UpstreamExit {
 
 export class UpstreamTransport extends StdioClientTransport {
   private ended: UpstreamExit | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(readonly upstream: UpstreamCommand) {
     super({ command: upstream.command, args: [...upstream.args], env: definedEnv(process.env), stderr: 'inherit' });
@@ -30,6 +31,15 @@ export class UpstreamTransport extends StdioClientTransport {
     child?.once('exit', (code, signal) => {
       this.ended = { code, signal };
     });
+  }
+
+  /**
+   * One close, however often asked: the SDK's client starts it without awaiting it when its
+   * `initialize` fails, and forgets the process at once; a later close must still wait for the
+   * server to be stopped (stdin closed, then SIGTERM, then SIGKILL), or the proxy exits first.
+   */
+  override close(): Promise<void> {
+    return (this.closing ??= super.close());
   }
 
   /** How the server process ended; undefined while it runs (or if it never started). */

@@ -5,6 +5,18 @@ import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * A map keyed by names from the config file. zod drops a `__proto__` key of a record without a
+ * word, so its entry would quietly not apply: refused instead, naming the key.
+ */
+const namedRecord = <T extends z.ZodType>(value: T) =>
+  z
+    .unknown()
+    .superRefine((v, ctx) => {
+      if (typeof v === 'object' && v !== null && Object.hasOwn(v, '__proto__')) ctx.addIssue({ code: 'custom', path: ['__proto__'], message: 'cannot be used as a key' });
+    })
+    .pipe(z.record(z.string(), value));
+
 export const toolEntrySchema = z
   .strictObject({
     exempt: z.boolean().optional(),
@@ -34,11 +46,11 @@ const policyFields = {
   escalation: z.strictObject({ abortAfterBlocks: positiveInt }).optional(),
   budgets: budgetsSchema.optional(),
   transientErrors: z.boolean().optional(),
-  tools: z.record(z.string(), toolEntrySchema).optional(),
+  tools: namedRecord(toolEntrySchema).optional(),
 };
 
 export const toolPolicyAgentSchema = z.strictObject(policyFields);
-export const toolPolicySchema = z.strictObject({ ...policyFields, agents: z.record(z.string(), toolPolicyAgentSchema).optional() });
+export const toolPolicySchema = z.strictObject({ ...policyFields, agents: namedRecord(toolPolicyAgentSchema).optional() });
 
 export type ToolEntry = z.infer<typeof toolEntrySchema>;
 export type ToolPolicyAgentBlock = z.infer<typeof toolPolicyAgentSchema>;
