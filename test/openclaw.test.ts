@@ -39,6 +39,15 @@ type Request = ScriptedModel['requests'][number];
 const textOf = (content: unknown): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? '').join('') : '');
 /** The tool results the model read in a request, in order. */
 const toolResults = (req: Request): string[] => (req.messages ?? []).filter((m) => m.role === 'tool').map((m) => textOf(m.content));
+/** The tool results the model read in a request after the turn's own (scripted) message: a compacted session keeps older ones. */
+const turnResults = (req: Request): string[] => {
+  const msgs = req.messages ?? [];
+  const start = msgs.findLastIndex((m) => m.role === 'user' && textOf(m.content).includes('[[script:'));
+  return msgs
+    .slice(start + 1)
+    .filter((m) => m.role === 'tool')
+    .map((m) => textOf(m.content));
+};
 /** The last request the model got in a turn (the one it answered with its final text). */
 const lastRequestSince = (first: number): Request => model.requests.slice(first).at(-1)!;
 
@@ -90,6 +99,33 @@ describe('loopguard in a real OpenClaw gateway', () => {
       expect(results.map((r, i) => (r.includes(warn.message as string) ? i : -1)).filter((i) => i >= 0)).toEqual([10]);
     },
     TURN_MS + 60_000,
+  );
+
+  it(
+    'a compaction loop ends the run: after OpenClaw compacts the session, three identical outcomes end the run and its later calls are blocked',
+    async () => {
+      // OpenClaw compacts a session whose transcript is over 2000 bytes before its next turn.
+      const compacting = gateway('compacting', { modelPort: model.port, loopguard: pluginConfig('closed'), compaction: { maxActiveTranscriptBytes: 2000 } });
+      const t1 = await turn(compacting, 'compact-1', `Read hello.txt. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 3 }])}`, TURN_MS);
+      expect(t1.code, t1.stderr).toBe(0);
+      const first = model.requests.length;
+      const t2 = await turn(compacting, 'compact-1', `Read it again. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 5 }])}`, TURN_MS);
+      expect(t2.code, t2.stderr).toBe(0);
+      // OpenClaw's own compaction ran in the second turn: its summariser is a request with no tools.
+      expect(model.requests.slice(first).some((r) => (r.tools ?? []).length === 0)).toBe(true);
+      await waitFor('the run_abort', () => [...decisions.byId.values()].some((d) => d.type === 'run_abort'));
+      const aborts = [...decisions.byId.values()].filter((d) => d.type === 'run_abort');
+      expect(aborts).toHaveLength(1);
+      expect(aborts[0]).toMatchObject({ detector: 'compaction_loop_persisted', count: 3, toolName: 'read' });
+
+      // The three outcomes after the compaction ran; the run's later calls were blocked with the abort's message.
+      const results = turnResults(lastRequestSince(first));
+      expect(results).toHaveLength(5);
+      expect(results.slice(0, 3).every((r) => r.includes('hello from the workspace'))).toBe(true);
+      expect(results[3]).toContain(aborts[0]!.message as string);
+      expect(results[4]).toContain(aborts[0]!.message as string);
+    },
+    2 * TURN_MS + 60_000,
   );
 
   it(

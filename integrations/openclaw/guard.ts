@@ -32,6 +32,13 @@ export class Guard {
   readonly warnings = new Map<string, string>();
   /** Warnings appended to a result, by `runKey/toolCallId`: not part of the tool's outcome. */
   readonly appended = new Map<string, string>();
+  /**
+   * Sessions compacted by a hook that named no run (OpenClaw 2026.9's compaction hooks carry
+   * sessionKey and sessionId, never runId), by session key: the compaction is sent for the run
+   * of the session's next tool call. Compaction runs between model calls, never while a tool
+   * runs, so no outcome of that run can come between the compaction and that call.
+   */
+  readonly compactedSessions = new Set<string>();
   /** Runs loopguard ended: their results ask OpenClaw to stop the run. */
   readonly aborted = new Set<string>();
 
@@ -56,6 +63,7 @@ export class Guard {
     const { failure, timeoutMs } = this.config;
     const runner = await within(this.connected(), CALL_BUDGET_MS - timeoutMs);
     if (runner === undefined) return toolFailureVerdict(failure, call.toolName, toolCallId, timeoutMs);
+    if (this.compactedSessions.delete(call.sessionKey)) await runner.compacted(call);
     return runner.beforeToolCall({ ...call, toolCallId });
   }
 

@@ -5,7 +5,8 @@
 //   tool result the model reads); warn with notify → the warning is appended to that call's
 //   result by the tool-result middleware; shadow → allowed, what would have happened logged.
 // - after_tool_call → afterToolCall (OpenClaw's echo of a blocked call is not an outcome).
-// - after_compaction → compacted; agent_end and session_end → runEnded.
+// - after_compaction → compacted: for the run it names, or (OpenClaw names none) for the run of
+//   the session's next tool call; agent_end and session_end → runEnded.
 // - A run loopguard ends: the runner blocks its later calls locally with the abort's message,
 //   and the middleware marks the run's results `terminate` (OpenClaw's hint to stop after the
 //   current tool batch; it ignores the hint on error results, which blocked calls are). No
@@ -65,7 +66,12 @@ function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
 }
 
 function registerRunHooks(api: OpenClawPluginApi, guard: Guard): void {
-  api.on('after_compaction', async (_event, ctx) => (await guard.connected()).compacted(runOf(ctx)));
+  api.on('after_compaction', async (_event, ctx) => {
+    const run = runOf(ctx);
+    guard.log.info(`loopguard: session ${run.sessionKey} compacted${run.runId ? ` in run ${run.runId}` : ''}`);
+    if (run.runId) return (await guard.connected()).compacted(run);
+    guard.compactedSessions.add(run.sessionKey);
+  });
   api.on('agent_end', async (event, ctx) => endRun(guard, runOf(ctx, event.runId)));
   api.on('session_end', async (_event, ctx) => {
     const ended = [...guard.runs.values()].filter((r) => r.sessionKey === (ctx.sessionKey ?? ctx.sessionId));
