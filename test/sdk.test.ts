@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { channelEventCodec, toolEventCodec } from '../schemas/codecs.js';
 import { LoopguardDispatcher, LoopguardRunner, type RunAbortNotice, type ToolCallInput, type ToolOutcome, type ToolVerdict } from '../sdk/index.js';
-import { httpPort, infraEnv, lg, lgOk, ready, replayOf, session, waitFor, world, writeEvents, type World } from './helpers/harness.js';
+import { httpPort, infraEnv, lg, lgOk, ready, replayOf, session, waitFor, world, testKafkaClient, writeEvents, type World } from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
 const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
   brokers: [infraEnv().KAFKA_BROKERS],
   schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
+  kafkaClient: testKafkaClient(),
   topics: w.config.topics,
   failure,
   timeoutMs,
