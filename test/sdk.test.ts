@@ -343,6 +343,8 @@ describe('operations endpoints', () => {
         .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
     const before = (await get('/metrics')).text;
     expect(metric(before, 'loopguard_decisions_total')).toBe(0);
+    expect(before).toContain(`loopguard_kafka_client_info{client="${testKafkaClient()}"} 1`);
+    expect(run.output()).toContain(`"kafkaClient":"${testKafkaClient()}"`);
     const events = writeEvents(w.name, mixedTraffic(4, 12));
     const expected = await replayOf(w, events);
     await lgOk(['produce', '--config', w.configFile, events]);
