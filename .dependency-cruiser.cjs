@@ -32,6 +32,13 @@ module.exports = {
       to: { path: 'node_modules/kafkajs/' },
     },
     {
+      name: 'only-the-librdkafka-adapter-imports-librdkafka',
+      severity: 'error',
+      comment: '@confluentinc/kafka-javascript (librdkafka) stays behind the port too, in its own adapter folder.',
+      from: { pathNot: '^topology/runtime/librdkafka/' },
+      to: { path: 'node_modules/@confluentinc/' },
+    },
+    {
       name: 'schemas-below-topology',
       severity: 'error',
       comment: 'The wire contract is read by the topology, never the other way round (the one error base is shared).',

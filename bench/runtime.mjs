@@ -41,7 +41,7 @@ import { buildTopology } from '../dist/topology/build.js';
 import { configFrom } from '../dist/topology/config.js';
 import { createLogger } from '../dist/topology/logger.js';
 import { partitionFor } from '../dist/topology/partitioner.js';
-import { connectKafka } from '../dist/topology/runtime/kafkajs/index.js';
+import { connectKafka } from '../dist/topology/runtime/connect.js';
 import { topicSpecs } from '../dist/topology/runtime/wiring.js';
 import { hashedCall, worldConfig } from './lib/backlog.mjs';
 import { cpuSampler } from './lib/cpu.mjs';
@@ -62,6 +62,8 @@ KAFKA_BROKERS and SCHEMA_REGISTRY_URL, or .stack/env from npm run stack:up)
   --pipelines LIST  only these pipelines, by key (passThrough, atLeastOnce, exactlyOnce,
                     atLeastOnce@N, exactlyOnce@N; comma-separated; default all)
   --node-arg ARG    pass ARG to node for every loopguard process (e.g. --cpu-prof); repeatable
+  --client NAME     Kafka client of every pipeline, pass-through included: kafkajs or
+                    librdkafka (default kafkajs)
   --json            print every sample as one JSON object instead of the summary
   -h, --help        show this text`;
 
@@ -78,6 +80,7 @@ const { values } = parseArgs({
     variant: { type: 'string', multiple: true, default: [] },
     'node-arg': { type: 'string', multiple: true, default: [] },
     pipelines: { type: 'string' },
+    client: { type: 'string', default: 'kafkajs' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -115,6 +118,11 @@ const VARIANTS = values.variant.map((v) => {
   return { name: v.slice(0, at), main: join(v.slice(at + 1), 'cli/main.js') };
 });
 const NODE_ARGS = values['node-arg'];
+if (!['kafkajs', 'librdkafka'].includes(values.client)) {
+  process.stderr.write(`loopguard: runtime bench: --client takes kafkajs or librdkafka (got ${values.client})\n`);
+  process.exit(2);
+}
+const CLIENT = values.client;
 const PARTITIONS = 6;
 const TICKS_PER_SECOND = 20;
 const WAIT_MS = 600_000;
@@ -150,7 +158,7 @@ const worlds = [];
 function world(label, guarantee = 'at_least_once', port = 0) {
   const name = `bench-${label}-${randomUUID().slice(0, 6)}`;
   // HTTP on a free loopback port: other processes on the machine may hold the default one.
-  const raw = worldConfig(name, PARTITIONS, { processing: { guarantee }, http: { port, host: '127.0.0.1' } });
+  const raw = worldConfig(name, PARTITIONS, { processing: { guarantee }, http: { port, host: '127.0.0.1' }, kafka: { client: CLIENT } });
   const dir = mkdtempSync(join(tmpdir(), 'lg-bench-'));
   worlds.push(dir);
   const file = join(dir, 'config.json');

@@ -2,7 +2,7 @@
 import { SchemaCatalog } from '../schemas/registry.js';
 import type { LoopguardConfig } from '../topology/config.js';
 import type { Logger } from '../topology/logger.js';
-import { connectKafka } from '../topology/runtime/kafkajs/index.js';
+import { connectKafka } from '../topology/runtime/connect.js';
 import type { KafkaSession } from '../topology/runtime/port.js';
 
 export interface Connected {

@@ -6,7 +6,7 @@ import { configFrom } from '../topology/config.js';
 import { ERROR_CODES, LoopguardError } from '../topology/errors.js';
 import { createLogger, type Logger } from '../topology/logger.js';
 import { partitionFor } from '../topology/partitioner.js';
-import { connectKafka } from '../topology/runtime/kafkajs/index.js';
+import { connectKafka } from '../topology/runtime/connect.js';
 import type { KafkaSession, PartitionFollower, Sender } from '../topology/runtime/port.js';
 import { DEFAULT_TOPICS, type TopicNames } from '../topology/topology.js';
 
@@ -20,6 +20,8 @@ export interface ClientOptions {
   readonly clientId?: string;
   readonly ssl?: boolean;
   readonly sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /** Kafka client library; default librdkafka where it is installed, else kafkajs. */
+  readonly kafkaClient?: 'kafkajs' | 'librdkafka';
   /** How long to wait for a decision before the failure policy answers. Default 2000 ms. */
   readonly timeoutMs?: number;
   /**
@@ -59,7 +61,13 @@ export class Connection {
     const topics = { ...DEFAULT_TOPICS, ...opts.topics };
     const settings = configFrom({
       loopguard: {
-        kafka: { brokers: [...opts.brokers], clientId: opts.clientId ?? 'loopguard-sdk', ssl: opts.ssl ?? false, ...(opts.sasl ? { sasl: opts.sasl } : {}) },
+        kafka: {
+          brokers: [...opts.brokers],
+          clientId: opts.clientId ?? 'loopguard-sdk',
+          ssl: opts.ssl ?? false,
+          ...(opts.sasl ? { sasl: opts.sasl } : {}),
+          ...(opts.kafkaClient ? { client: opts.kafkaClient } : {}),
+        },
         schemaRegistry: { url: opts.schemaRegistryUrl },
       },
     }).settings;

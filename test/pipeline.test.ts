@@ -1,6 +1,7 @@
 // The Kafka runtime gives exactly the decisions `loopguard replay` gives for the same input.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { collectDecisions, lg, lgOk, replayOf, waitFor, world, writeEvents } from './helpers/harness.js';
+import { collectDecisions, lg, lgOk, replayOf, session, waitFor, world, writeEvents } from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
 describe('produce → run → decisions', () => {
@@ -26,6 +27,16 @@ describe('produce → run → decisions', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited()).toBe(0);
     expect(run.output()).toContain('stopped');
+
+    // The record cache: a batch writes each key's newest state once, not one state per record.
+    // The whole input was waiting when the run began, so its batches are large.
+    const { kafka } = session(w);
+    let changelogRecords = 0;
+    for (const store of ['tool-loop-runs', 'bot-loop-conversations'])
+      changelogRecords += await kafka.readToEnd(`${w.config.topics.changelogPrefix}${store}-changelog`, [0, 1, 2], () => undefined);
+    const inputs = readFileSync(events, 'utf8').trim().split('\n').length;
+    expect(changelogRecords).toBeGreaterThan(0);
+    expect(changelogRecords).toBeLessThan(inputs / 4);
   });
 
   it('prints decisions with `loopguard tail`', async () => {

@@ -34,6 +34,9 @@ describe('loopguard reset', () => {
     await lgOk(['produce', '--config', w.configFile, second]);
     await runUntil(w, () => got.byId.size >= expected.size);
     expect(got.duplicates).toHaveLength(0);
+    // The second run decided on state restored from the first run's changelog: a restore that
+    // missed records decides differently from the replay.
+    for (const [id, d] of got.byId) expect(d).toEqual(expected.get(id));
 
     const dry = await lgOk(['reset', '--config', w.configFile, '--to-datetime', resetPoint, '--dry-run']);
     expect(dry).toContain('publish decisions from');

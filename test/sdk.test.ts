@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { channelEventCodec, toolEventCodec } from '../schemas/codecs.js';
 import { LoopguardDispatcher, LoopguardRunner, type RunAbortNotice, type ToolCallInput, type ToolOutcome, type ToolVerdict } from '../sdk/index.js';
-import { httpPort, infraEnv, lg, lgOk, ready, replayOf, session, waitFor, world, writeEvents, type World } from './helpers/harness.js';
+import { httpPort, infraEnv, lg, lgOk, ready, replayOf, session, waitFor, world, testKafkaClient, writeEvents, type World } from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
 const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
   brokers: [infraEnv().KAFKA_BROKERS],
   schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
+  kafkaClient: testKafkaClient(),
   topics: w.config.topics,
   failure,
   timeoutMs,
@@ -342,6 +343,8 @@ describe('operations endpoints', () => {
         .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
     const before = (await get('/metrics')).text;
     expect(metric(before, 'loopguard_decisions_total')).toBe(0);
+    expect(before).toContain(`loopguard_kafka_client_info{client="${testKafkaClient()}"} 1`);
+    expect(run.output()).toContain(`"kafkaClient":"${testKafkaClient()}"`);
     const events = writeEvents(w.name, mixedTraffic(4, 12));
     const expected = await replayOf(w, events);
     await lgOk(['produce', '--config', w.configFile, events]);

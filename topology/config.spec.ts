@@ -139,6 +139,15 @@ describe('environment', () => {
   it('refuses a bad LOG_LEVEL naming it', () => {
     expect(() => configFrom({}, { LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
   });
+  it('takes the Kafka client from loopguard.kafka.client or LOOPGUARD_KAFKA_CLIENT, librdkafka by default', () => {
+    expect(configFrom({}).settings.kafka.client).toBe('librdkafka');
+    expect(configFrom({ loopguard: { kafka: { client: 'kafkajs' } } }).settings.kafka.client).toBe('kafkajs');
+    expect(configFrom({ loopguard: { kafka: { client: 'kafkajs' } } }, { LOOPGUARD_KAFKA_CLIENT: 'LibRdKafka' }).settings.kafka.client).toBe('librdkafka');
+  });
+  it('refuses an unknown Kafka client naming the key', () => {
+    expect(() => configFrom({ loopguard: { kafka: { client: 'rdkafka' } } })).toThrow(/loopguard\.kafka\.client/);
+    expect(() => configFrom({}, { LOOPGUARD_KAFKA_CLIENT: 'java' })).toThrow(/env\.LOOPGUARD_KAFKA_CLIENT/);
+  });
   it('accepts LOG_LEVEL in any case', () => {
     expect(configFrom({}, { LOG_LEVEL: 'DEBUG' }).settings.log.level).toBe('debug');
     expect(configFrom({}, { LOG_LEVEL: 'Warn' }).settings.log.level).toBe('warn');

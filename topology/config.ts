@@ -33,6 +33,7 @@ const brokerSchema = z.string().refine(
 );
 const registryUrlSchema = z.url({ protocol: /^https?$/, error: (i) => `must be an http:// or https:// URL, got ${JSON.stringify(i.input)}` });
 const saslMechanismSchema = z.enum(['plain', 'scram-sha-256', 'scram-sha-512']);
+export const kafkaClientSchema = z.enum(['kafkajs', 'librdkafka']);
 const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
 
 export const loopguardBlockSchema = z.strictObject({
@@ -68,6 +69,10 @@ export const loopguardBlockSchema = z.strictObject({
     .strictObject({
       brokers: d(z.array(brokerSchema).min(1).default(['127.0.0.1:9092']), 'Bootstrap brokers, host:port (env KAFKA_BROKERS, comma-separated, overrides).'),
       clientId: d(z.string().min(1).default('loopguard'), 'Kafka client id.'),
+      client: d(
+        kafkaClientSchema.default('librdkafka'),
+        'Kafka client library: librdkafka (the optional dependency @confluentinc/kafka-javascript; about 2.5x less CPU per event) or kafkajs. Where librdkafka is not installed, loopguard runs on kafkajs and says so once. Env LOOPGUARD_KAFKA_CLIENT overrides.',
+      ),
       ssl: d(z.boolean().default(false), 'Connect with TLS.'),
       sasl: d(
         z
@@ -219,9 +224,10 @@ function applyEnv(s: LoopguardSettings, env: Env): LoopguardSettings {
   const brokers = envValue(z.array(brokerSchema), env, 'KAFKA_BROKERS', (v) => v.split(',').map((b) => b.trim()));
   const url = envValue(registryUrlSchema, env, 'SCHEMA_REGISTRY_URL');
   const level = envValue(logLevelSchema, env, 'LOG_LEVEL', (v) => v.toLowerCase());
+  const client = envValue(kafkaClientSchema, env, 'LOOPGUARD_KAFKA_CLIENT', (v) => v.toLowerCase());
   return {
     ...s,
-    kafka: { ...s.kafka, brokers: brokers ?? s.kafka.brokers, sasl: envSasl(s.kafka.sasl, env) },
+    kafka: { ...s.kafka, brokers: brokers ?? s.kafka.brokers, client: client ?? s.kafka.client, sasl: envSasl(s.kafka.sasl, env) },
     schemaRegistry: { ...s.schemaRegistry, url: url ?? s.schemaRegistry.url },
     log: { ...s.log, level: level ?? s.log.level },
   };

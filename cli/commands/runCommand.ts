@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { buildTopology } from '../../topology/build.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
 import { redactUrls } from '../../topology/logger.js';
+import { kafkaClientInUse } from '../../topology/runtime/connect.js';
 import { StreamProcessor } from '../../topology/runtime/processor.js';
 import { PrometheusTelemetry } from '../../topology/runtime/telemetry.js';
 import { connect } from '../connect.js';
@@ -20,8 +21,10 @@ export function registerRun(program: Command, ctx: Context): void {
       const log = ctx.logger(config, 'run');
       const { settings } = config;
       const topology = buildTopology(config);
-      log.info({ topology: topology.describe(), brokers: settings.kafka.brokers, registry: redactUrls(settings.schemaRegistry.url) }, 'starting');
+      const client = kafkaClientInUse(settings);
+      log.info({ topology: topology.describe(), brokers: settings.kafka.brokers, kafkaClient: client, registry: redactUrls(settings.schemaRegistry.url) }, 'starting');
       const telemetry = new PrometheusTelemetry();
+      telemetry.kafkaClient(client);
       const server = await telemetry.serve(settings.http.port, settings.http.host, log).catch((e: Error) => {
         throw new LoopguardError(ERROR_CODES.configInvalid, `cannot serve metrics on ${settings.http.host}:${settings.http.port}: ${e.message}`, {}, false, { cause: e });
       });

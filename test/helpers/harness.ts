@@ -11,7 +11,7 @@ import { decisionCodec } from '../../schemas/codecs.js';
 import { SchemaCatalog } from '../../schemas/registry.js';
 import { configFrom, type LoopguardConfig } from '../../topology/config.js';
 import { createLogger } from '../../topology/logger.js';
-import { connectKafka } from '../../topology/runtime/kafkajs/index.js';
+import { connectKafka } from '../../topology/runtime/connect.js';
 import type { KafkaSession } from '../../topology/runtime/port.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
@@ -21,7 +21,10 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-export type InfraEnv = { readonly KAFKA_BROKERS: string; readonly SCHEMA_REGISTRY_URL: string };
+export type InfraEnv = { readonly KAFKA_BROKERS: string; readonly SCHEMA_REGISTRY_URL: string; readonly LOOPGUARD_KAFKA_CLIENT?: string };
+
+/** The Kafka client every command, session and SDK client of the integration project runs on (LOOPGUARD_TEST_KAFKA_CLIENT). */
+export const testKafkaClient = (): 'kafkajs' | 'librdkafka' => inject('kafkaClient');
 
 // A file may point its helpers at a stack of its own (the fault tests restart their broker);
 // module state is per test file, so this never leaks into another file.
@@ -32,7 +35,10 @@ export function useInfra(env: InfraEnv | undefined): void {
   ownInfra = env;
 }
 
-export const infraEnv = (): InfraEnv => ownInfra ?? { KAFKA_BROKERS: inject('kafkaBrokers'), SCHEMA_REGISTRY_URL: inject('registryUrl') };
+export const infraEnv = (): InfraEnv => ({
+  ...(ownInfra ?? { KAFKA_BROKERS: inject('kafkaBrokers'), SCHEMA_REGISTRY_URL: inject('registryUrl') }),
+  LOOPGUARD_KAFKA_CLIENT: testKafkaClient(),
+});
 
 export interface World {
   readonly name: string;

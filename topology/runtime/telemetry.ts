@@ -125,6 +125,12 @@ export class PrometheusTelemetry implements Telemetry {
     registers: [this.registry],
   });
   private readonly readyGauge = new client.Gauge({ name: 'loopguard_ready', help: '1 when every assigned partition has restored its state.', registers: [this.registry] });
+  private readonly clientGauge = new client.Gauge({
+    name: 'loopguard_kafka_client_info',
+    help: 'The Kafka client library in use (1 for the one named by the label).',
+    labelNames: ['client'],
+    registers: [this.registry],
+  });
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'loopguard_' });
@@ -167,6 +173,9 @@ export class PrometheusTelemetry implements Telemetry {
   }
   setLive(live: boolean): void {
     this.live = live;
+  }
+  kafkaClient(name: string): void {
+    this.clientGauge.set({ client: name }, 1);
   }
 
   /** GET /metrics, /healthz (alive: the consumer has not died), /readyz (state restored). */

@@ -6,7 +6,7 @@ import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Logger } from '../../logger.js';
 import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
-import { OffsetCommitter } from './offsetCommitter.js';
+import { OffsetCommitter } from '../offsetCommitter.js';
 import { openAlternating, openSender, type OpenSender } from './producer.js';
 import { toInRecord } from './records.js';
 

@@ -3,8 +3,8 @@
 // every partition's latest position. A commit that fails (a rebalance, a coordinator moving)
 // is not retried: the next batch of the partition brings a newer position, and until then a
 // restart re-reads records whose changelog entries are already durable, which the task skips.
-import type { Logger } from '../../logger.js';
-import type { InputPosition } from '../port.js';
+import type { Logger } from '../logger.js';
+import type { InputPosition } from './port.js';
 
 /** Commits the positions; false when it did not try (the consumer is leaving its group). */
 type CommitFn = (positions: readonly InputPosition[]) => Promise<boolean>;

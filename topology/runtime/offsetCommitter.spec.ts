@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../logger.js';
-import type { InputPosition } from '../port.js';
+import { createLogger } from '../logger.js';
+import type { InputPosition } from './port.js';
 import { OffsetCommitter } from './offsetCommitter.js';
 
 const log = createLogger({ log: { level: 'silent', redact: true } }, 'test');

@@ -1,0 +1,158 @@
+// Admin operations on one lazily created librdkafka admin client. What its admin API lacks
+// (setting a group's offsets) is done by a consumer of that group, which never joins it.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { IAdminClient } from '@confluentinc/kafka-javascript';
+import { ERROR_CODES, LoopguardError } from '../../errors.js';
+import type { AdminOps, TopicSpec } from '../port.js';
+import { call, type Consumer, type RdConfig } from './client.js';
+import type { RdKafka } from './native.js';
+
+const TIMEOUT_MS = 30_000;
+const TOPIC_ALREADY_EXISTS = 36;
+
+export class RdAdmin implements AdminOps {
+  private client: IAdminClient | undefined;
+
+  constructor(
+    private readonly rd: RdKafka,
+    private readonly config: RdConfig,
+  ) {}
+
+  private get admin(): IAdminClient {
+    this.client ??= this.rd.AdminClient.create(this.config as never);
+    return this.client;
+  }
+
+  private listTopics(): Promise<string[]> {
+    return call('cannot list topics', (cb) => this.admin.listTopics({ timeout: TIMEOUT_MS }, cb));
+  }
+
+  private async partitionsOf(topic: string): Promise<number[]> {
+    const [d] = await call<Array<{ partitions: Array<{ partition: number }> }>>(`cannot describe ${topic}`, (cb) =>
+      this.admin.describeTopics([topic], { timeout: TIMEOUT_MS }, cb),
+    );
+    return (d?.partitions ?? []).map((p) => p.partition);
+  }
+
+  /** Offsets per partition for one spec (isolation read-committed: LATEST is the last stable offset). */
+  private async listOffsets(topic: string, spec: unknown, what: string): Promise<Map<number, number>> {
+    const partitions = await this.partitionsOf(topic);
+    const res = await call<Array<{ partition: number; offset: number }>>(what, (cb) =>
+      this.admin.listOffsets(
+        partitions.map((partition) => ({ topic, partition, offset: spec as never })),
+        { timeout: TIMEOUT_MS, isolationLevel: 1 as never },
+        cb,
+      ),
+    );
+    return new Map(res.map((r) => [r.partition, Number(r.offset)]));
+  }
+
+  async watermarks(topic: string): Promise<Map<number, { low: number; high: number }>> {
+    const what = `cannot read the offsets of ${topic}`;
+    const [low, high] = await Promise.all([this.listOffsets(topic, this.rd.OffsetSpec.EARLIEST, what), this.listOffsets(topic, this.rd.OffsetSpec.LATEST, what)]);
+    return new Map([...high].map(([p, h]) => [p, { low: low.get(p) ?? 0, high: h }]));
+  }
+
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
+    const existing = new Set(await this.listTopics());
+    const out = new Map<string, number>();
+    for (const t of topics.filter((x) => existing.has(x))) out.set(t, (await this.partitionsOf(t)).length);
+    return out;
+  }
+
+  async createTopics(specs: readonly TopicSpec[]): Promise<string[]> {
+    const existing = new Set(await this.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.topic));
+    const created: string[] = [];
+    for (const s of missing) {
+      const made = await call('cannot create topics', (cb) =>
+        this.admin.createTopic({ topic: s.topic, num_partitions: s.partitions, replication_factor: s.replicationFactor, config: { ...s.config } }, TIMEOUT_MS, cb),
+      ).then(
+        () => true,
+        (e: LoopguardError) => {
+          if ((e.context as { code?: number }).code === TOPIC_ALREADY_EXISTS) return false;
+          throw e;
+        },
+      );
+      if (made) created.push(s.topic);
+    }
+    for (const s of missing) await this.awaitLeaders(s.topic, s.partitions);
+    return created;
+  }
+
+  /** A topic just created has no leaders for a moment; producing to it then fails. */
+  private async awaitLeaders(topic: string, partitions: number): Promise<void> {
+    const deadline = Date.now() + TIMEOUT_MS;
+    for (;;) {
+      const d = await call<Array<{ partitions: Array<{ leader: unknown }> }>>(`cannot describe ${topic}`, (cb) =>
+        this.admin.describeTopics([topic], { timeout: TIMEOUT_MS }, cb),
+      ).catch(() => []);
+      const ps = d[0]?.partitions ?? [];
+      if (ps.length >= partitions && ps.every((p) => p.leader !== null && p.leader !== undefined)) return;
+      if (Date.now() > deadline) throw new LoopguardError(ERROR_CODES.kafka, `topic ${topic} has no leaders ${TIMEOUT_MS} ms after creation`, { topic }, true);
+      await delay(100);
+    }
+  }
+
+  async deleteTopics(topics: readonly string[]): Promise<void> {
+    const existing = new Set(await this.listTopics());
+    const doomed = topics.filter((t) => existing.has(t));
+    for (const t of doomed) await call('cannot delete topics', (cb) => this.admin.deleteTopic(t, TIMEOUT_MS, cb));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const left = new Set(await this.listTopics());
+      if (doomed.every((t) => !left.has(t))) return;
+      await delay(200);
+    }
+    throw new LoopguardError(ERROR_CODES.kafka, `topics still listed a minute after deletion: ${doomed.join(', ')}`, { topics: doomed }, true);
+  }
+
+  async groupMembers(groupId: string): Promise<number> {
+    const res = await call<{ groups: Array<{ members: unknown[] }> }>(`cannot describe consumer group ${groupId}`, (cb) =>
+      this.admin.describeGroups([groupId], { timeout: TIMEOUT_MS }, cb),
+    );
+    return res.groups[0]?.members.length ?? 0;
+  }
+
+  async committedOffsets(groupId: string, topic: string): Promise<Map<number, number>> {
+    const partitions = (await this.partitionsOf(topic)).map((partition) => ({ topic, partition }));
+    const res = await call<Array<{ partitions: Array<{ partition: number; offset: number }> }>>(`cannot read the committed offsets of ${groupId}`, (cb) =>
+      this.admin.listConsumerGroupOffsets([{ groupId, partitions }], { timeout: TIMEOUT_MS }, cb),
+    );
+    // librdkafka says -1001 (invalid) where kafkajs and the port say -1: none.
+    return new Map((res[0]?.partitions ?? []).map((p) => [p.partition, p.offset < 0 ? -1 : Number(p.offset)]));
+  }
+
+  async offsetsForTime(topic: string, ts: number): Promise<Map<number, number>> {
+    const marks = await this.watermarks(topic);
+    const found = await this.listOffsets(topic, new this.rd.OffsetSpec(ts), `cannot look up offsets by time in ${topic}`);
+    return new Map([...found].map(([p, o]) => [p, o < 0 ? marks.get(p)!.high : o]));
+  }
+
+  async setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    const what = `cannot set the offsets of ${groupId}`;
+    const c = new this.rd.KafkaConsumer({ ...this.config, 'group.id': groupId, 'enable.auto.commit': false } as never) as Consumer;
+    await call(what, (cb) => c.connect({ timeout: TIMEOUT_MS }, cb));
+    try {
+      await call(what, (cb) =>
+        c.commitCb(
+          [...offsets].map(([partition, offset]) => ({ topic, partition, offset })),
+          cb,
+        ),
+      );
+    } finally {
+      await call('disconnect', (cb) => c.disconnect(cb)).catch(() => undefined);
+    }
+  }
+
+  /** Best effort: a group that outlives us is only clutter. */
+  async deleteGroup(groupId: string): Promise<void> {
+    await call(`cannot delete consumer group ${groupId}`, (cb) => this.admin.deleteGroups([groupId], { timeout: TIMEOUT_MS }, cb)).catch(() => undefined);
+  }
+
+  close(): Promise<void> {
+    this.client?.disconnect();
+    this.client = undefined;
+    return Promise.resolve();
+  }
+}
