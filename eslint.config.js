@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.stack/**', 'bench/data/**', 'test-output/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'types/vendor/**', '.stack/**', 'bench/data/**', 'test-output/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

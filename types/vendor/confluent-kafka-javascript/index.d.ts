@@ -1,0 +1,3 @@
+export * from './types/rdkafka';
+export * as RdKafka from './types/rdkafka';
+export * as KafkaJS from './types/kafkajs';
