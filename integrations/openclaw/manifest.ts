@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { OPENCLAW_PLUGIN_ID, openClawPluginConfigSchema } from '../../topology/config.js';
 
 export function openClawManifest(): Record<string, unknown> {
-  const { $schema: _ignored, ...configSchema } = z.toJSONSchema(openClawPluginConfigSchema, { io: 'input', unrepresentable: 'any' });
+  const { $schema: _ignored, ...configSchema } = jsonSchemaOf(openClawPluginConfigSchema);
   return {
     id: OPENCLAW_PLUGIN_ID,
     name: 'loopguard',
@@ -15,4 +15,22 @@ export function openClawManifest(): Record<string, unknown> {
     contracts: { agentToolResultMiddleware: ['openclaw'] },
     configSchema,
   };
+}
+
+/**
+ * The JSON Schema OpenClaw validates the plugin's config with. A map checked before zod reads it
+ * (`unknown` piped into a record: see `namedRecord` in processors/toolLoop/policy.ts) is described
+ * by the record it is piped into, not by `unknown`, so OpenClaw still checks its entries.
+ */
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  return z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      const def = ctx.zodSchema._zod.def;
+      if (def.type !== 'pipe' || def.in._zod.def.type !== 'unknown') return;
+      const { $schema: _ignored, ...out } = jsonSchemaOf(def.out as z.ZodType);
+      Object.assign(ctx.jsonSchema, out);
+    },
+  }) as Record<string, unknown>;
 }
