@@ -2,7 +2,7 @@
 // processes and consumers cleaned up by the helper that made them, waits on facts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -19,6 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'loopguard-it-'));
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 export type InfraEnv = { readonly KAFKA_BROKERS: string; readonly SCHEMA_REGISTRY_URL: string; readonly LOOPGUARD_KAFKA_CLIENT?: string };
