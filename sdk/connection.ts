@@ -20,7 +20,7 @@ export interface ClientOptions {
   readonly clientId?: string;
   readonly ssl?: boolean;
   readonly sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
-  /** Kafka client library; default librdkafka where it is installed, else kafkajs. */
+  /** Kafka client library (default kafkajs); librdkafka where it is not installed: kafkajs. */
   readonly kafkaClient?: 'kafkajs' | 'librdkafka';
   /** How long to wait for a decision before the failure policy answers. Default 2000 ms. */
   readonly timeoutMs?: number;

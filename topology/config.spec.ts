@@ -139,9 +139,9 @@ describe('environment', () => {
   it('refuses a bad LOG_LEVEL naming it', () => {
     expect(() => configFrom({}, { LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
   });
-  it('takes the Kafka client from loopguard.kafka.client or LOOPGUARD_KAFKA_CLIENT, librdkafka by default', () => {
-    expect(configFrom({}).settings.kafka.client).toBe('librdkafka');
-    expect(configFrom({ loopguard: { kafka: { client: 'kafkajs' } } }).settings.kafka.client).toBe('kafkajs');
+  it('takes the Kafka client from loopguard.kafka.client or LOOPGUARD_KAFKA_CLIENT, kafkajs by default', () => {
+    expect(configFrom({}).settings.kafka.client).toBe('kafkajs');
+    expect(configFrom({ loopguard: { kafka: { client: 'librdkafka' } } }).settings.kafka.client).toBe('librdkafka');
     expect(configFrom({ loopguard: { kafka: { client: 'kafkajs' } } }, { LOOPGUARD_KAFKA_CLIENT: 'LibRdKafka' }).settings.kafka.client).toBe('librdkafka');
   });
   it('refuses an unknown Kafka client naming the key', () => {

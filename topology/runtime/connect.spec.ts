@@ -8,6 +8,6 @@ describe('the Kafka client in use', () => {
     expect(kafkaClientInUse(configFrom({ loopguard: { kafka: { client: 'kafkajs' } } }).settings)).toBe('kafkajs');
   });
   it('is librdkafka when asked for and installed, else kafkajs', () => {
-    expect(kafkaClientInUse(configFrom({}).settings)).toBe(rdkafka === undefined ? 'kafkajs' : 'librdkafka');
+    expect(kafkaClientInUse(configFrom({ loopguard: { kafka: { client: 'librdkafka' } } }).settings)).toBe(rdkafka === undefined ? 'kafkajs' : 'librdkafka');
   });
 });

@@ -1,5 +1,5 @@
-// The one place that picks the Kafka client (`loopguard.kafka.client`): librdkafka when it is
-// installed (it is an optional dependency, built at install time), else kafkajs, said once.
+// The one place that picks the Kafka client (`loopguard.kafka.client`): librdkafka when asked
+// for and installed (an optional dependency, built at install time), else kafkajs, said once.
 import type { LoopguardSettings } from '../config.js';
 import type { Logger } from '../logger.js';
 import { connectKafka as connectKafkajs } from './kafkajs/index.js';
