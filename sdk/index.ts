@@ -1,5 +1,15 @@
 // What agent runners and channel dispatchers import.
-export { LoopguardRunner, type RunnerOptions, type ToolCallInput, type ToolOutcome, type ToolVerdict, type ToolWouldHave, type RunRef, type RunAbortNotice } from './runner.js';
+export {
+  LoopguardRunner,
+  type RunnerOptions,
+  type ToolCallInput,
+  type ToolOutcome,
+  type ToolVerdict,
+  type ToolWouldHave,
+  type RunRef,
+  type RunAbortNotice,
+  type WouldHaveReport,
+} from './runner.js';
 export { LoopguardDispatcher, type Inbound, type InboundVerdict, type InboundWouldHave } from './dispatcher.js';
 export type { Budget, Evidence } from './verdicts.js';
 export type { ClientOptions } from './connection.js';

@@ -9,7 +9,7 @@ import { runKeyOf } from '../processors/toolLoop/events.js';
 import { actionOf, hashArgs, hashOutcome } from '../processors/toolLoop/hashing.js';
 import { Connection, type ClientOptions, type Decision } from './connection.js';
 import { hashedTransientFlag } from './outcomes.js';
-import { abortedVerdict, abortNoticeOf, toolFailureVerdict, toolVerdictOf, type RunAbortNotice, type ToolVerdict } from './verdicts.js';
+import { abortedVerdict, abortNoticeOf, toolFailureVerdict, toolVerdictOf, type RunAbortNotice, type ToolVerdict, type ToolWouldHave } from './verdicts.js';
 
 export type { RunAbortNotice, ToolVerdict, ToolWouldHave } from './verdicts.js';
 export { toolFailureVerdict } from './verdicts.js';
@@ -38,6 +38,14 @@ export interface RunnerOptions extends ClientOptions {
   readonly onAbort?: (abort: RunAbortNotice) => void;
   /** A run in shadow mode would have been ended: report it; the run goes on. */
   readonly onWouldAbort?: (abort: RunAbortNotice) => void;
+}
+
+/** What a shadow run's call would have got in enforce mode: what the framework adapters report. */
+export interface WouldHaveReport {
+  readonly run: RunRef;
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly wouldHave: ToolWouldHave;
 }
 
 export interface ToolOutcome {

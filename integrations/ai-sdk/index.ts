@@ -5,7 +5,7 @@
 // run loopguard ends stops through the SDK's stop condition; the call's end is the run's end.
 // Every decision is loopguard's (the runner's): nothing here judges a call.
 import type { ModelMessage, StopCondition, ToolApprovalStatus, ToolSet } from 'ai';
-import type { LoopguardRunner, RunRef, ToolWouldHave } from '../../sdk/index.js';
+import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
 
 export interface AiSdkGuardOptions {
   /** loopguard's `runId`. Default: the AI SDK's `callId` of this generateText / streamText call. */
@@ -18,12 +18,7 @@ export interface AiSdkGuardOptions {
   readonly onWouldHave?: (report: WouldHaveReport) => void;
 }
 
-export interface WouldHaveReport {
-  readonly run: RunRef;
-  readonly toolName: string;
-  readonly toolCallId: string;
-  readonly wouldHave: ToolWouldHave;
-}
+export type { WouldHaveReport };
 
 interface ToolCallLike {
   readonly toolCallId: string;

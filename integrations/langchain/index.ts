@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
-import type { LoopguardRunner, RunRef, ToolWouldHave } from '../../sdk/index.js';
+import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
 
 export interface LangChainGuardOptions {
   /** loopguard's `runId`. Default: a new id for each invocation of the agent. */
@@ -21,12 +21,7 @@ export interface LangChainGuardOptions {
   readonly onWouldHave?: (report: WouldHaveReport) => void;
 }
 
-export interface WouldHaveReport {
-  readonly run: RunRef;
-  readonly toolName: string;
-  readonly toolCallId: string;
-  readonly wouldHave: ToolWouldHave;
-}
+export type { WouldHaveReport };
 
 interface RuntimeLike {
   readonly configurable?: { readonly thread_id?: string };

@@ -7,7 +7,7 @@
 // (`callModelInputFilter`). Every decision is loopguard's (the runner's): nothing here judges a call.
 import { randomUUID } from 'node:crypto';
 import type { AgentInputItem, CallModelInputFilter, Tool, ToolGuardrailFunctionOutput, ToolInputGuardrailDefinition, ToolOutputGuardrailDefinition } from '@openai/agents';
-import type { LoopguardRunner, RunRef, ToolWouldHave } from '../../sdk/index.js';
+import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
 
 export interface OpenAIAgentsGuardOptions {
   /** loopguard's `runId`, also the run's trace id. Default: a new trace id (`trace_<32 hex>`). */
@@ -20,12 +20,7 @@ export interface OpenAIAgentsGuardOptions {
   readonly onWouldHave?: (report: WouldHaveReport) => void;
 }
 
-export interface WouldHaveReport {
-  readonly run: RunRef;
-  readonly toolName: string;
-  readonly toolCallId: string;
-  readonly wouldHave: ToolWouldHave;
-}
+export type { WouldHaveReport };
 
 export interface OpenAIAgentsGuard {
   /** The tools with loopguard's guardrails added (function tools; others are returned as they are). */
