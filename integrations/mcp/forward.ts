@@ -3,8 +3,15 @@
 // are the only things rewritten, because each hop has its own request ids: a progress token
 // the client chose is replaced by this hop's and mapped back; a cancelled request aborts the
 // signal the SDK gives the handler, which cancels the forwarded request in turn.
+//
+// An SDK client hands notifications to their handlers a microtask after it reads them, but
+// settles a response at once: progress and a result read in one chunk lose the progress (the
+// handler is gone when it runs). A server answering directly is seldom that quick; a proxy
+// relaying a result right behind the progress often is. So after forwarding progress the proxy
+// pings the requester once before handing back the result: the ping's answer proves the
+// progress was read and handled.
 import type { Protocol, RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ResultSchema, type JSONRPCRequest, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, ResultSchema, type JSONRPCRequest, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
 
 // Any two SDK endpoints (Client, Server): the proxy only ever sends what it received.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -13,7 +20,11 @@ export type Endpoint = Protocol<any, any, any>;
 export interface HandlerExtra {
   readonly signal: AbortSignal;
   sendNotification(n: Notification): Promise<void>;
+  sendRequest(r: Request, schema: typeof EmptyResultSchema, options?: RequestOptions): Promise<unknown>;
 }
+
+/** How long the proxy waits for a requester to answer the ping that follows forwarded progress. */
+const PROGRESS_PING_TIMEOUT_MS = 5_000;
 
 /**
  * No time limit of the proxy's own: the end that sent the request has its own, and cancels
@@ -22,13 +33,23 @@ export interface HandlerExtra {
 const NO_TIMEOUT_MS = 2_147_483_647;
 
 /** Sends `request` on `to` and returns its result as received (every field kept). */
-export function forwardRequest(to: Endpoint, request: Pick<JSONRPCRequest, 'method' | 'params'>, extra: HandlerExtra): Promise<Result> {
+export async function forwardRequest(to: Endpoint, request: Pick<JSONRPCRequest, 'method' | 'params'>, extra: HandlerExtra): Promise<Result> {
   const token = request.params?._meta?.progressToken;
   const options: RequestOptions = { signal: extra.signal, timeout: NO_TIMEOUT_MS };
+  let progressSent: Promise<unknown> | undefined;
   if (token !== undefined) {
-    options.onprogress = (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } }).catch(() => undefined);
+    options.onprogress = (progress) => {
+      const send = () => extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } }).catch(() => undefined);
+      progressSent = (progressSent ?? Promise.resolve()).then(send);
+    };
   }
-  return to.request({ method: request.method, params: request.params } as Request, ResultSchema, options);
+  const result = await to.request({ method: request.method, params: request.params } as Request, ResultSchema, options);
+  if (progressSent !== undefined) {
+    await progressSent;
+    // A requester that does not answer pings (against the protocol) costs this wait, nothing more.
+    await extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { signal: extra.signal, timeout: PROGRESS_PING_TIMEOUT_MS }).catch(() => undefined);
+  }
+  return result;
 }
 
 /** Sends a notification on `to`; one the other end may not send (by its capabilities) is reported, not thrown. */
