@@ -1,12 +1,14 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
-import { configOption, positiveInt } from '../options.js';
+import { configOption, intAtLeast, positiveInt } from '../options.js';
 import { openInput } from '../jsonLines.js';
 import { lazyLogger } from '../lazyLogger.js';
 import { progressBar } from '../progress.js';
 import { tuneReplayHeap } from '../replay/heap.js';
-import { WORKER_OLD_SPACE_MB } from '../replay/limits.js';
+import { MIN_WORKER_HEAP_MB, WORKER_OLD_SPACE_MB } from '../replay/limits.js';
+
+const workerHeap = intAtLeast(MIN_WORKER_HEAP_MB, 'a smaller heap cannot start a worker on Node 22 and later');
 import { replay, type Auto } from './replay.js';
 
 export function registerReplay(program: Command, ctx: Context): void {
@@ -27,9 +29,12 @@ export function registerReplay(program: Command, ctx: Context): void {
         .argParser((v) => nonNegativeInt(v, '--workers')),
     )
     .addOption(
-      new Option('--worker-heap <mb>', 'old-generation cap of each parse worker, MB; a worker that reaches it hands its lines back to the main thread')
+      new Option(
+        '--worker-heap <mb>',
+        `old-generation cap of each parse worker, MB (at least ${MIN_WORKER_HEAP_MB}); a worker that reaches it hands its lines back to the main thread`,
+      )
         .default(WORKER_OLD_SPACE_MB)
-        .argParser((v) => positiveInt(v, '--worker-heap')),
+        .argParser((v) => workerHeap(v, '--worker-heap')),
     )
     .action(async (file: string, opts: { config?: string; skipInvalid: boolean; partitions?: number; workers: number | Auto; workerHeap: number }) => {
       const config = ctx.config(opts);

@@ -12,3 +12,12 @@
  * ERR_WORKER_OUT_OF_MEMORY, and the Window parses its chunks on the folding thread instead.
  */
 export const WORKER_OLD_SPACE_MB = 12;
+
+/**
+ * The smallest `--worker-heap` accepted. Below it Node 22 and 24 cannot even start a worker: V8
+ * runs out of memory while deserializing the worker's start-up snapshot, a fatal error that ends
+ * the whole process (not a worker error replay could survive). Measured on Node 20.20, 22.23 and
+ * 24.22: 2 MB fails that way on 22 and 24 every time; 3 and 4 MB start, and a worker that then runs
+ * out of memory fails alone (ERR_WORKER_OUT_OF_MEMORY). 4 keeps a margin.
+ */
+export const MIN_WORKER_HEAP_MB = 4;

@@ -108,10 +108,24 @@ describe('replay with parse workers', () => {
       expect(parallel.stderr).not.toMatch(/ran out of memory/);
       expect(parallel.stdout === serial.stdout, `--workers ${workers}`).toBe(true);
     }
-    // A 1 MB heap is too small for a worker even to load its code: it fails at once.
-    const starved = replay(file, 1, ['--worker-heap', '1']);
+    // 120 KB lines of 40,000 empty objects (about 2 MB each once parsed) outgrow the smallest
+    // worker heap accepted on Node 20, 22 and 24 alike: a worker starts, then runs out of memory.
+    const crowded = Array.from({ length: 40_000 }, () => ({}));
+    const starvedFile = join(dir, 'crowded.jsonl');
+    writeFileSync(starvedFile, [...lines, ...Array.from({ length: 20 }, (_, i) => call(`crowded${i}`, crowded)), ...lines.slice(0, 1500)].join('\n') + '\n');
+    const starvedSerial = replay(starvedFile, 0);
+    expect(starvedSerial.status).toBe(0);
+    const starved = replay(starvedFile, 2, ['--worker-heap', '4']);
     expect(starved.status).toBe(0);
     expect(starved.stderr).toMatch(/a parse worker ran out of memory; parsing on this thread from here/);
-    expect(starved.stdout === serial.stdout, '--worker-heap 1').toBe(true);
+    expect(starved.stdout === starvedSerial.stdout, '--worker-heap 4').toBe(true);
+  });
+
+  it('refuses a --worker-heap too small for a worker to start, naming the option', () => {
+    const r = replay(join(dir, 'long-lines.jsonl'), 1, ['--worker-heap', '3']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/--worker-heap must be at least 4, got 3/);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.stdout).toBe('');
   });
 });
