@@ -8,6 +8,7 @@ import { parseToolEvent, validateToolEvent } from './toolLoop/events.js';
 import { MAX_EVENT_IDS, type ToolDecision } from './toolLoop/index.js';
 import { runEvents, toolLoopSpec } from './toolLoop/testing/events.js';
 import { parseBotMessage } from './botLoop/events.js';
+import { MAX_RECEIVER_EVENTS } from './botLoop/state.js';
 
 const T0 = 1_700_000_000_000;
 const tool = toolLoopSpec({ global: { enabled: true, warningThreshold: 2, criticalThreshold: 4 }, agents: {}, runTtlMs: 60_000 });
@@ -139,6 +140,29 @@ describe('bot-loop bounds and the revised conversation budget', () => {
     expect(s.pairs.has(`R\u0000S${MAX_PAIRS}`)).toBe(true);
     const before = fold(p, p.initialState, events.slice(0, MAX_PAIRS)).state;
     expect(p.drops(before, events.at(-1)!, p.decide(before, events.at(-1)!))).toEqual(['pair']);
+  });
+  it(`keeps the ${MAX_RECEIVER_EVENTS} newest burst events per conversation key: ${MAX_RECEIVER_EVENTS} are all kept, one more drops the oldest`, () => {
+    const p = botLoopProcess({ defaults: { maxConversationBotEvents: 5 }, channels: {} });
+    const events = Array.from({ length: MAX_RECEIVER_EVENTS + 1 }, (_, i) => msg(T0 + i, i % 2 ? 'A' : 'B', 'R', { eventId: `e${i}` }));
+    const full = fold(p, p.initialState, events.slice(0, MAX_RECEIVER_EVENTS - 1)).state;
+    const last = events[MAX_RECEIVER_EVENTS - 1]!;
+    expect(p.drops(full, last, p.decide(full, last))).toEqual([]);
+    const kept = fold(p, full, [last]).state;
+    expect(kept.receivers.get('R')!.events).toHaveLength(MAX_RECEIVER_EVENTS);
+    const next = events.at(-1)!;
+    expect(p.drops(kept, next, p.decide(kept, next))).toEqual(['burst_event']);
+    const after = fold(p, kept, [next]).state.receivers.get('R')!.events;
+    expect(after).toHaveLength(MAX_RECEIVER_EVENTS);
+    expect(after[0]).toEqual([T0 + 1, 'A']);
+  });
+  it('keeps, among burst events with equal ts, the one that came later', () => {
+    const p = botLoopProcess({ defaults: { maxConversationBotEvents: 5 }, channels: {} });
+    const same = Array.from({ length: MAX_RECEIVER_EVENTS }, (_, i) => msg(T0, i % 2 ? 'A' : 'B', 'R', { eventId: `e${i}` }));
+    const s = fold(p, p.initialState, [...same, msg(T0, 'Z', 'R', { eventId: 'z' })]).state;
+    const kept = s.receivers.get('R')!.events;
+    expect(kept.at(-1)).toEqual([T0, 'Z']);
+    // The first to come (from B) is the one dropped.
+    expect(kept.filter(([, from]) => from === 'B')).toHaveLength(Math.ceil(MAX_RECEIVER_EVENTS / 2) - 1);
   });
   it('takes channel and bot ids as plain names (constructor, __proto__, toString)', () => {
     const p = botLoopProcess({ defaults: { maxEventsPerWindow: 1 }, channels: {} });

@@ -34,7 +34,7 @@ export function pairBudget(pair: PairState, e: BotMessage, cfg: ResolvedBotLoop)
     }
     if (x <= t) {
       count++;
-      if (x < since) since = x;
+      since = Math.min(since, x);
     }
     timestamps.push(x);
   }
@@ -57,7 +57,7 @@ export function conversationBudget(r: ReceiverState, e: BotMessage, cfg: Resolve
   for (const [ts, sender] of events) {
     if (ts <= from || ts > t) continue;
     count++;
-    if (ts < since) since = ts;
+    since = Math.min(since, ts);
     perSender.set(sender, (perSender.get(sender) ?? 0) + 1);
   }
   let busySenders = 0;
