@@ -164,6 +164,21 @@ describe('bot-loop bounds and the revised conversation budget', () => {
     // The first to come (from B) is the one dropped.
     expect(kept.filter(([, from]) => from === 'B')).toHaveLength(Math.ceil(MAX_RECEIVER_EVENTS / 2) - 1);
   });
+  it(`keeps at most ${MAX_PAIRS} conversation-budget keys (receivers) per conversation, counting the drop`, () => {
+    const p = botLoopProcess({ defaults: { maxConversationBotEvents: 5 }, channels: {} });
+    const events = Array.from({ length: MAX_PAIRS + 1 }, (_, i) => msg(T0 + i, 'S', `R${i}`));
+    const full = fold(p, p.initialState, events.slice(0, MAX_PAIRS - 1)).state;
+    const last = events[MAX_PAIRS - 1]!;
+    expect(p.drops(full, last, p.decide(full, last))).not.toContain('receiver');
+    const kept = fold(p, full, [last]).state;
+    expect(kept.receivers.size).toBe(MAX_PAIRS);
+    const next = events.at(-1)!;
+    expect(p.drops(kept, next, p.decide(kept, next))).toContain('receiver');
+    const after = fold(p, kept, [next]).state;
+    expect(after.receivers.size).toBe(MAX_PAIRS);
+    expect(after.receivers.has('R0')).toBe(false);
+    expect(after.receivers.has(`R${MAX_PAIRS}`)).toBe(true);
+  });
   it('takes channel and bot ids as plain names (constructor, __proto__, toString)', () => {
     const p = botLoopProcess({ defaults: { maxEventsPerWindow: 1 }, channels: {} });
     const m = (ts: number) => ({ ...msg(ts, '__proto__', 'toString'), channel: 'constructor' });
