@@ -107,6 +107,20 @@ describe('repeated eventIds', () => {
     const s = fold(p, p.initialState, [m, msg(T0 + 120_001)]).state;
     expect([...s.pairs.values()][0]?.seen).toEqual([]);
   });
+  it('still knows an id when the pair has moved on by exactly a window and a cooldown: a repeat is not counted', () => {
+    const tight = botLoopProcess(withDefaults({ maxEventsPerWindow: 1 }));
+    const m = { ...msg(T0), eventId: 'old' } as BotMessage;
+    const at = T0 + 120_000;
+    const s = fold(tight, tight.initialState, [m, { ...msg(at), eventId: 'new' } as BotMessage]).state;
+    expect([...s.pairs.values()][0]?.seen.map(([id]) => id)).toEqual(['old', 'new']);
+    // Counted, the repeat would be the window's second event and be suppressed.
+    given(tight, [m, { ...msg(at), eventId: 'new' } as BotMessage])
+      .when({ ...m, ts: at })
+      .then((ds) => expect(ds[0]?.decision).toBe('deliver'));
+    given(tight, [m, { ...msg(at + 1), eventId: 'new' } as BotMessage])
+      .when({ ...m, ts: at + 1 })
+      .then((ds) => expect(ds[0]).toMatchObject({ decision: 'suppress', reason: 'pair_budget' }));
+  });
 });
 
 describe('conversation budget', () => {
