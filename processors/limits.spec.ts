@@ -8,7 +8,7 @@ import { parseToolEvent, validateToolEvent } from './toolLoop/events.js';
 import { MAX_EVENT_IDS, type ToolDecision } from './toolLoop/index.js';
 import { runEvents, toolLoopSpec } from './toolLoop/testing/events.js';
 import { parseBotMessage } from './botLoop/events.js';
-import { MAX_RECEIVER_EVENTS } from './botLoop/state.js';
+import { MAX_RECEIVER_EVENTS, MAX_SEEN_IDS } from './botLoop/state.js';
 
 const T0 = 1_700_000_000_000;
 const tool = toolLoopSpec({ global: { enabled: true, warningThreshold: 2, criticalThreshold: 4 }, agents: {}, runTtlMs: 60_000 });
@@ -178,6 +178,25 @@ describe('bot-loop bounds and the revised conversation budget', () => {
     expect(after.receivers.size).toBe(MAX_PAIRS);
     expect(after.receivers.has('R0')).toBe(false);
     expect(after.receivers.has(`R${MAX_PAIRS}`)).toBe(true);
+  });
+  it(`remembers ${MAX_SEEN_IDS} eventIds per pair: ${MAX_SEEN_IDS} are all kept, one more drops the oldest, counting the drop`, () => {
+    const p = botLoopProcess({ defaults: {}, channels: {} });
+    const events = Array.from({ length: MAX_SEEN_IDS + 1 }, (_, i) => msg(T0 + i, 'A', 'B', { eventId: `e${i}` }));
+    const full = fold(p, p.initialState, events.slice(0, MAX_SEEN_IDS - 1)).state;
+    const last = events[MAX_SEEN_IDS - 1]!;
+    expect(p.drops(full, last, p.decide(full, last))).toEqual([]);
+    const kept = fold(p, full, [last]).state;
+    expect([...kept.pairs.values()][0]!.seen).toHaveLength(MAX_SEEN_IDS);
+    const next = events.at(-1)!;
+    expect(p.drops(kept, next, p.decide(kept, next))).toEqual(['pair_event_id']);
+    const seen = [...fold(p, kept, [next]).state.pairs.values()][0]!.seen;
+    expect(seen.map(([id]) => id)).toEqual(events.slice(1).map((e) => e.eventId));
+  });
+  it('keeps, among remembered eventIds with equal ts, the one that came later', () => {
+    const p = botLoopProcess({ defaults: {}, channels: {} });
+    const same = Array.from({ length: MAX_SEEN_IDS + 1 }, (_, i) => msg(T0, 'A', 'B', { eventId: `e${i}` }));
+    const seen = [...fold(p, p.initialState, same).state.pairs.values()][0]!.seen;
+    expect(seen.map(([id]) => id)).toEqual(same.slice(1).map((e) => e.eventId));
   });
   it('takes channel and bot ids as plain names (constructor, __proto__, toString)', () => {
     const p = botLoopProcess({ defaults: { maxEventsPerWindow: 1 }, channels: {} });
