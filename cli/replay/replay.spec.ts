@@ -2,14 +2,15 @@
 // traffic (bench/gen-stream.mjs), raw and pre-hashed, with 0, 1 and 2 parse workers; and with
 // lines too long for a worker, and a worker that runs out of memory.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'loopguard-replay-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function stream(hashed: boolean): string {
   const r = spawnSync(

@@ -64,7 +64,12 @@ async function throughHop(): Promise<Client> {
   await hop.connect(downHop);
   const client = new Client({ name: 'user', version: '1.0.0' });
   await client.connect(down);
-  closers.push(() => client.close(), () => hop.close(), () => hopClient.close(), () => server.close());
+  closers.push(
+    () => client.close(),
+    () => hop.close(),
+    () => hopClient.close(),
+    () => server.close(),
+  );
   return client;
 }
 
