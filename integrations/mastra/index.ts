@@ -28,7 +28,8 @@ export type { WouldHaveReport };
 interface ToolHookLike {
   readonly toolName: string;
   readonly input: unknown;
-  readonly context?: { readonly toolCallId?: string };
+  /** The tool's execution options (typed `unknown` by Mastra): its `toolCallId` is read. */
+  readonly context?: unknown;
   readonly metadata?: { readonly agentId?: unknown };
 }
 
@@ -72,7 +73,7 @@ export function loopguardForMastra(runner: LoopguardRunner, options: MastraGuard
   const notices: string[] = [];
   const callOf = (hook: ToolHookLike) => {
     if (typeof hook.metadata?.agentId === 'string') agentId ??= hook.metadata.agentId;
-    return { ...run(), toolName: hook.toolName, args: hook.input, toolCallId: hook.context?.toolCallId ?? randomUUID() };
+    return { ...run(), toolName: hook.toolName, args: hook.input, toolCallId: toolCallIdOf(hook.context) ?? randomUUID() };
   };
 
   const settings: MastraGuardSettings = {
@@ -109,4 +110,9 @@ export function loopguardForMastra(runner: LoopguardRunner, options: MastraGuard
     onFinish: () => runner.runEnded(run()),
   };
   return { options: settings, run, compacted: () => runner.compacted(run()) };
+}
+
+function toolCallIdOf(context: unknown): string | undefined {
+  const id = typeof context === 'object' && context !== null ? (context as { toolCallId?: unknown }).toolCallId : undefined;
+  return typeof id === 'string' ? id : undefined;
 }
