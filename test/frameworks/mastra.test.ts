@@ -84,6 +84,15 @@ describe('Mastra', () => {
     expect(runs[1]!.steps.slice(0, 20).every((s) => s.toolResults.length === 1 && String(s.toolResults[0]).includes('export const retries'))).toBe(true);
   });
 
+  it('does the same in agent.stream: the 21st call answered with loopguard’s message, the run ended by a tripwire', async () => {
+    const o = await driveMastra<Observed>({ scenario: 'stream', client: clientOptions(w, 'closed'), chatId: 'chat-mastra-4' });
+    expect(resultOf(o.prompts[21]!, 'call-21')).toContain('generic_repeat');
+    const mine = o.aborts.filter((a) => a.detector === 'block_escalation');
+    expect(mine).toHaveLength(1);
+    expect(o.tripwire).toMatchObject({ reason: mine[0]!.message });
+    expect(o.steps.length).toBeLessThan(40);
+  });
+
   it('runs every call of a shadow agent and reports what enforce mode would have done', async () => {
     const o = await driveMastra<Observed>({ scenario: 'example', client: clientOptions(w, 'closed'), chatId: 'chat-mastra-3', agentId: 'canary' });
     expect(o.steps).toHaveLength(40);

@@ -23,7 +23,7 @@ registerHooks({
   },
 });
 
-const { MockLanguageModelV4 } = await import('ai/test');
+const { MockLanguageModelV4, convertArrayToReadableStream } = await import('ai/test');
 const { LoopguardRunner } = await import(new URL('dist/sdk/index.js', ROOT).href);
 const { loopguardForMastra } = await import(new URL('dist/integrations/mastra/index.js', ROOT).href);
 const example = await import(new URL('examples/frameworks/mastra.mjs', ROOT).href);
@@ -33,13 +33,11 @@ const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0
 /** A model that asks to read the same file at every step, as a stuck agent does. */
 function stuckModel() {
   let n = 0;
+  const call = () => ({ type: 'tool-call', toolCallId: `call-${++n}`, toolName: 'readFile', input: JSON.stringify({ path: 'src/config.ts' }) });
+  const finishReason = { unified: 'tool-calls', raw: 'tool_calls' };
   return new MockLanguageModelV4({
-    doGenerate: async () => ({
-      content: [{ type: 'tool-call', toolCallId: `call-${++n}`, toolName: 'readFile', input: JSON.stringify({ path: 'src/config.ts' }) }],
-      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-      usage,
-      warnings: [],
-    }),
+    doGenerate: async () => ({ content: [call()], finishReason, usage, warnings: [] }),
+    doStream: async () => ({ stream: convertArrayToReadableStream([{ type: 'stream-start', warnings: [] }, call(), { type: 'finish', finishReason, usage }]) }),
   });
 }
 
@@ -48,7 +46,7 @@ const observed = (result, model) => ({
   runId: result.runId,
   tripwire: result.tripwire ?? null,
   steps: result.steps.map((s) => ({ toolResults: s.toolResults.map((r) => r.payload?.result ?? r.output ?? r.result) })),
-  prompts: model.doGenerateCalls.map((c) => c.prompt),
+  prompts: [...model.doGenerateCalls, ...model.doStreamCalls].map((c) => c.prompt), // a call uses one of the two
 });
 
 const scenarios = {
@@ -69,6 +67,13 @@ const scenarios = {
       runs.push(observed(await example.coder({ model }).generate('go', { ...guard.options, maxSteps: 21 }), model));
     }
     return { runs };
+  },
+  /** The same options given to `agent.stream`, read to its end. */
+  async stream(input, runner) {
+    const model = stuckModel();
+    const guard = loopguardForMastra(runner, { sessionKey: input.chatId });
+    const stream = await example.coder({ model }).stream('go', { ...guard.options, maxSteps: 40 });
+    return observed(await stream.getFullOutput(), model);
   },
   /** One step against topics no `loopguard run` reads. */
   async oneStep(input, runner) {
