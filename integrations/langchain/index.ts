@@ -2,10 +2,11 @@
 // asks loopguard before each call: a blocked call is answered with a ToolMessage holding
 // loopguard's message instead of running the tool; a warning to notify is added to the tool's
 // message; each executed call's output or error is published. `beforeModel` ends a run loopguard
-// has ended (`jumpTo: 'end'`); `afterAgent` publishes the run's end. Every decision is
+// has ended (`jumpTo: 'end'`) and publishes a `compaction` when `summarizationMiddleware` has
+// summarised the history since; `afterAgent` publishes the run's end. Every decision is
 // loopguard's (the runner's): nothing here judges a call.
-import { randomUUID } from 'node:crypto';
-import { ToolMessage } from '@langchain/core/messages';
+import { createHash, randomUUID } from 'node:crypto';
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
 import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
@@ -34,16 +35,22 @@ export function loopguardMiddleware(runner: LoopguardRunner, options: LangChainG
   };
   return createMiddleware({
     name: 'loopguard',
-    // The invocation's run id lives in the agent's state, so concurrent invocations stay apart.
-    stateSchema: z.object({ loopguardRunId: z.string().optional() }),
-    beforeAgent: () => ({ loopguardRunId: randomUUID() }),
+    // The invocation's run id lives in the agent's state, so concurrent invocations stay apart;
+    // so does the mark of the summary loopguard last saw, to notice a new summarisation.
+    stateSchema: z.object({ loopguardRunId: z.string().optional(), loopguardSummary: z.string().optional() }),
+    beforeAgent: (state) => ({ loopguardRunId: randomUUID(), loopguardSummary: summaryMark(state.messages) }),
     beforeModel: {
       canJumpTo: ['end'],
       hook: async (state, runtime) => {
         const run = runOf(state, runtime);
-        if (runner.abortOf(run) === undefined) return undefined;
-        await runner.runEnded(run);
-        return { jumpTo: 'end' };
+        if (runner.abortOf(run) !== undefined) {
+          await runner.runEnded(run);
+          return { jumpTo: 'end' };
+        }
+        const mark = summaryMark(state.messages);
+        if (mark === state.loopguardSummary) return undefined;
+        if (mark !== undefined) await runner.compacted(run);
+        return { loopguardSummary: mark };
       },
     },
     wrapToolCall: async (request, handler) => {
@@ -83,4 +90,21 @@ export function loopguardMiddleware(runner: LoopguardRunner, options: LangChainG
 /** A warning travels with the tool output it is about. */
 function withNotice(content: ToolMessage['content'], notice: string): ToolMessage['content'] {
   return typeof content === 'string' ? `${content}\n\n${notice}` : [...content, { type: 'text', text: notice }];
+}
+
+/**
+ * Marks the summary `summarizationMiddleware` put in place of the history (it tags it with
+ * `lc_source: 'summarization'`), or undefined when there is none. Each summarisation gives a new
+ * mark: its summary, and the message it kept first (the cut moves on as the history grows).
+ * Listed after that middleware, loopguard sees a summary before the model call it was made for;
+ * listed before it, at the next one.
+ */
+function summaryMark(messages: readonly BaseMessage[]): string | undefined {
+  const at = messages.findIndex((m) => m.additional_kwargs?.lc_source === 'summarization');
+  if (at < 0) return undefined;
+  const summary = messages[at]!;
+  const text = typeof summary.content === 'string' ? summary.content : JSON.stringify(summary.content);
+  return createHash('sha256')
+    .update(`${messages[at + 1]?.id ?? ''}\n${text}`)
+    .digest('base64url');
 }

@@ -9,7 +9,12 @@ const root = join(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string>; peerDependencies: Record<string, string> };
 const frameworks = Object.keys(pkg.peerDependencies);
 /** The framework packages each adapter may load (itself and its scoped siblings). */
-const own: Record<string, readonly string[]> = { './ai-sdk': ['ai'], './openai-agents': ['@openai/agents'], './langchain': ['langchain', '@langchain/core'] };
+const own: Record<string, readonly string[]> = {
+  './ai-sdk': ['ai'],
+  './openai-agents': ['@openai/agents'],
+  './langchain': ['langchain', '@langchain/core'],
+  './mastra': ['@mastra/core'],
+};
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 

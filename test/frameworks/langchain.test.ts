@@ -2,10 +2,11 @@
 // LangChain's own fake tool-calling model, which keeps calling the same tool with the same
 // arguments, against a real broker, registry and `loopguard run` (default thresholds, escalation
 // after 5 blocks as in the starter config).
-import { AIMessage, fakeModel, type BaseMessage } from 'langchain';
+import { AIMessage, createAgent, fakeModel, summarizationMiddleware, tool, type BaseMessage } from 'langchain';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopguardRunner, type RunAbortNotice } from '../../sdk/index.js';
-import type { WouldHaveReport } from '../../integrations/langchain/index.js';
+import { loopguardMiddleware, type WouldHaveReport } from '../../integrations/langchain/index.js';
 // @ts-expect-error -- the example is plain JavaScript, as a user would write it
 import * as example from '../../examples/frameworks/langchain.mjs';
 import { infraEnv, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
@@ -93,5 +94,38 @@ describe('LangChain.js', () => {
       wouldHave: { detector: 'generic_repeat', count: 20 },
     });
     expect(reports[0]).toMatchObject({ toolCallId: 'call-11', wouldHave: { decision: 'warn', count: 10 }, run: { sessionKey: 'chat-lc-3', agentId: 'canary' } });
+  });
+
+  it('reports LangChain’s summarisation as a compaction: the same loop after it ends the run', async () => {
+    const { model, inputs: calls } = stuck();
+    const summarizer = fakeModel();
+    for (let i = 0; i < 5; i++) summarizer.respond(new AIMessage('The user asked what src/config.ts sets; readFile was called on it.'));
+    const readFile = tool(async ({ path }) => `// ${path}\nexport const retries = 3;`, { name: 'readFile', description: 'Read a file', schema: z.object({ path: z.string() }) });
+    const agent = createAgent({
+      model,
+      tools: [readFile],
+      // Summarises once the history holds 12 messages, keeping the last call and its output.
+      middleware: [summarizationMiddleware({ model: summarizer, trigger: { messages: 12 }, keep: { messages: 2 } }), loopguardMiddleware(runner, { agentId: 'coder' })],
+    });
+    const before = aborts.length;
+    const out = await agent.invoke({ messages: [{ role: 'user', content: 'What does src/config.ts set?' }] }, { configurable: { thread_id: 'chat-lc-4' }, recursionLimit: 500 });
+    const inputs = calls();
+
+    // LangChain summarised once; the model's input held the summary from then on.
+    expect(summarizer.calls).toHaveLength(1);
+    const first = inputs.findIndex((messages) => messages.some((m) => m.additional_kwargs?.lc_source === 'summarization'));
+    expect(first).toBeGreaterThan(0);
+    // The three calls after the summary ran, with one output: loopguard ended the run on them (§2.6).
+    const after = [first + 1, first + 2, first + 3].map((n) => `call-${n}`);
+    for (const id of after) expect(outputOf(out.messages, id)).toContain('retries');
+    const ended = aborts.slice(before);
+    expect(ended).toEqual([
+      expect.objectContaining({ detector: 'compaction_loop_persisted', count: 3, toolName: 'readFile', evidence: expect.objectContaining({ toolCallIds: after }) }),
+    ]);
+    // The run stopped there (at most one call later, answered with the abort's message), long before the repeat detector's 10.
+    expect(inputs.length).toBeLessThanOrEqual(first + 4);
+    const last = out.messages.at(-1)!;
+    expect(last.type).toBe('tool');
+    expect(JSON.stringify(last.content)).toContain(inputs.length === first + 4 ? ended[0]!.message.slice(0, 40) : 'retries');
   });
 });
