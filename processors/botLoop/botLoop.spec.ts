@@ -196,4 +196,36 @@ describe('sweeps', () => {
     expect(p.isExpired(s, T0 + 30_000)).toBe(false);
     expect(p.isExpired(s, T0 + 60_000 + 60_000 + 600_000 + 1)).toBe(true);
   });
+  // Each clause at its boundary, the others already clear: a sweep never takes state a later
+  // (or older, out-of-order) event could still meet.
+  it('keeps a remembered id up to exactly window + cooldown + 10 minutes after its ts', () => {
+    const s = fold(p, p.initialState, [{ ...msg(T0), eventId: 'x' } as BotMessage]).state;
+    expect(p.isExpired(s, T0 + 720_000)).toBe(false);
+  });
+  it('keeps a pair while one of its events is in window, and not at one window', () => {
+    const s = fold(p, p.initialState, [msg(T0)]).state;
+    expect(p.isExpired(s, T0 + 60_000 - 1)).toBe(false);
+    expect(p.isExpired(s, T0 + 60_000)).toBe(true);
+  });
+  it('keeps a pair until its cooldown ends, and not at its end', () => {
+    const s = fold(p, p.initialState, every(21, 1000)).state;
+    const until = T0 + 20_000 + 60_000;
+    expect(p.isExpired(s, until - 1)).toBe(false);
+    expect(p.isExpired(s, until)).toBe(true);
+  });
+  it('keeps a conversation budget key while one of its events is within 10 minutes, and not at 10 minutes', () => {
+    const conv = botLoopProcess(withDefaults({ maxConversationBotEvents: 5 }));
+    const s = fold(conv, conv.initialState, [msg(T0)]).state;
+    expect(conv.isExpired(s, T0 + 600_000 - 1)).toBe(false);
+    expect(conv.isExpired(s, T0 + 600_000)).toBe(true);
+  });
+  it('keeps a conversation budget key until its cooldown ends, and not at its end', () => {
+    const conv = botLoopProcess(withDefaults({ maxConversationBotEvents: 5, cooldownSeconds: 900 }));
+    const burst = Array.from({ length: 6 }, (_, i) => msg(T0 + i, i % 2 ? 'C' : 'A', 'R'));
+    const ds = given(conv).whenAll(burst) as readonly BotDecision[];
+    expect(ds.at(-1)).toMatchObject({ decision: 'suppress', reason: 'conversation_budget', cooldownUntil: T0 + 5 + 900_000 });
+    const s = fold(conv, conv.initialState, burst).state;
+    expect(conv.isExpired(s, T0 + 5 + 900_000 - 1)).toBe(false);
+    expect(conv.isExpired(s, T0 + 5 + 900_000)).toBe(true);
+  });
 });
