@@ -41,6 +41,15 @@ describe('slow loop (§4.6)', () => {
     expect(ds[3]).toMatchObject({ decision: 'suppress', reason: 'slow_loop', cooldownUntil: T0 + 3000 + H, evidence });
     expect(ds[4]).toMatchObject({ decision: 'suppress', reason: 'slow_loop', cooldownUntil: T0 + 3000 + H, evidence });
   });
+  it('keeps no count of a message at or before the last human ts, which no window can reach', () => {
+    const afterHuman = fold(slow, slow.initialState, [human(T0 + 10_000), ...series(4, T0 + 11_000)]).state;
+    for (const t of [T0 + 10_000, T0 + 5_000]) {
+      const late = msg(t);
+      expect(slow.decide(afterHuman, late)).toMatchObject({ answer: { decision: 'deliver' } });
+      expect(slow.drops(afterHuman, late, slow.decide(afterHuman, late))).toEqual([]);
+      expect(fold(slow, afterHuman, [late]).state.slow!.counted).toEqual(afterHuman.slow!.counted);
+    }
+  });
   it('no longer counts a message exactly one horizon old', () => {
     const three = [msg(T0), msg(T0 + 1), msg(T0 + 2)];
     given(slow, three)
