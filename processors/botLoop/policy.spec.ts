@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../kernel/process.js';
 import { given } from '../kernel/spec.js';
+import { MAX_SEEN_IDS } from './state.js';
 import { botLoopProcess, type BotDecision, type BotLoopBlock, type BotMessage, type BotPolicyBlock, type ChannelEvent, type HumanMessage } from './index.js';
 
 const T0 = 1_700_000_000_000;
@@ -49,6 +50,31 @@ describe('slow loop (§4.6)', () => {
       expect(slow.drops(afterHuman, late, slow.decide(afterHuman, late))).toEqual([]);
       expect(fold(slow, afterHuman, [late]).state.slow!.counted).toEqual(afterHuman.slow!.counted);
     }
+  });
+  it('keeps the maxBotMessages + 1 newest counted timestamps: that many are all kept, one more drops the oldest', () => {
+    // One horizon apart: each message's window holds only itself, so none trips.
+    const spaced = Array.from({ length: 5 }, (_, i) => msg(T0 + i * H));
+    const four = fold(slow, slow.initialState, spaced.slice(0, 3)).state;
+    expect(slow.drops(four, spaced[3]!, slow.decide(four, spaced[3]!))).toEqual([]);
+    const kept = fold(slow, four, [spaced[3]!]).state;
+    expect(kept.slow!.counted.map(([ts]) => ts)).toEqual(spaced.slice(0, 4).map((m) => m.ts));
+    expect(slow.drops(kept, spaced[4]!, slow.decide(kept, spaced[4]!))).toEqual(['slow_loop_event']);
+    expect(fold(slow, kept, [spaced[4]!]).state.slow!.counted.map(([ts]) => ts)).toEqual(spaced.slice(1).map((m) => m.ts));
+  });
+  it('forgets the counted messages at and before a human message', () => {
+    const s = fold(slow, slow.initialState, [msg(T0), msg(T0 + 1), human(T0 + 1)]).state;
+    expect(s.slow!.counted).toEqual([]);
+  });
+  it(`remembers ${MAX_SEEN_IDS} human eventIds per conversation: that many are all kept, one more drops the oldest`, () => {
+    const humans = Array.from({ length: MAX_SEEN_IDS + 1 }, (_, i) => human(T0 + i, { eventId: `h${i}` }));
+    const full = fold(slow, slow.initialState, humans.slice(0, MAX_SEEN_IDS - 1)).state;
+    const last = humans[MAX_SEEN_IDS - 1]!;
+    expect(slow.drops(full, last, slow.decide(full, last))).toEqual([]);
+    const kept = fold(slow, full, [last]).state;
+    expect(kept.slow!.humanIds).toHaveLength(MAX_SEEN_IDS);
+    const next = humans.at(-1)!;
+    expect(slow.drops(kept, next, slow.decide(kept, next))).toEqual(['human_event_id']);
+    expect(fold(slow, kept, [next]).state.slow!.humanIds.map(([id]) => id)).toEqual(humans.slice(1).map((h) => h.eventId));
   });
   it('no longer counts a message exactly one horizon old', () => {
     const three = [msg(T0), msg(T0 + 1), msg(T0 + 2)];

@@ -32,12 +32,12 @@ export function slowLoopBudget(s: SlowLoopState, e: BotMessage, cfg: SlowLoop, d
   for (const [ts, sender] of all) {
     if (ts <= from || ts > t) continue;
     count++;
-    if (ts < since) since = ts;
+    since = Math.min(since, ts);
     senders.add(sender);
   }
   const keep = cfg.maxBotMessages + 1;
-  if (all.length > keep) dropped.push('slow_loop_event');
   const counted = all.length > keep ? all.slice(all.length - keep) : all;
+  if (counted !== all) dropped.push('slow_loop_event');
   if (count <= cfg.maxBotMessages) return { state: { ...s, counted }, suppressedBy: null };
   const cooldown = trip(s.cooldown, t, cfg.horizonMs, { since, count, senders: [...senders].sort() });
   return { state: { ...s, counted, cooldown }, suppressedBy: cooldown };
