@@ -1,17 +1,17 @@
 // The OpenClaw plugin in the real `openclaw` package: OpenClaw's own loader loads it (from a
-// package folder laid out as an install would), OpenClaw's agent loop fires its hooks in
-// `openclaw agent --local` turns driven by a scripted model, and a real `loopguard run` —
-// reading the same openclaw.json — decides. Each turn costs OpenClaw's start-up (10–18 s on
-// a quiet machine, minutes on a loaded one), so the scenarios share turns.
+// package folder laid out as an install would) into a long-lived `openclaw gateway`, OpenClaw's
+// agent loop fires its hooks in turns sent to the gateway's own HTTP endpoint and driven by a
+// scripted model, and a real `loopguard run` — reading the same openclaw.json — decides.
+// OpenClaw's start-up (tens of seconds) is paid once per gateway, not once per turn.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFrom } from '../topology/config.js';
 import { collectDecisions, infraEnv, lg, lgOk, ready, waitFor, type Collected, type Run } from './helpers/harness.js';
-import { gateway, installOpenClaw, script, turn, type Gateway } from './helpers/openclaw.js';
+import { collectToolEvents, gateway, installOpenClaw, script, startGateway, turn, type RunningGateway } from './helpers/openclaw.js';
 import { startScriptedModel, type ScriptedModel } from './helpers/scriptedModel.mjs';
 
-const TURN_MS = 480_000;
+const TURN_MS = 240_000;
 let model: ScriptedModel;
 const name = `it-openclaw-${randomUUID().slice(0, 8)}`;
 const topics = {
@@ -51,20 +51,26 @@ const turnResults = (req: Request): string[] => {
 /** The last request the model got in a turn (the one it answered with its final text). */
 const lastRequestSince = (first: number): Request => model.requests.slice(first).at(-1)!;
 
-let closed: Gateway;
+let closed: RunningGateway;
+let open: RunningGateway;
 let processor: Run;
 let decisions: Collected;
+let toolEvents: Array<Record<string, unknown>>;
 
 beforeAll(async () => {
   installOpenClaw();
   model = await startScriptedModel();
-  closed = gateway('closed', { modelPort: model.port, loopguard: pluginConfig('closed') });
+  // OpenClaw compacts a session whose transcript is over 2000 bytes before its next turn: only
+  // the compaction scenario continues a session, the others each start one.
+  const closedHome = await gateway('closed', { modelPort: model.port, loopguard: pluginConfig('closed'), compaction: { maxActiveTranscriptBytes: 2000 } });
+  const openHome = await gateway('open', { modelPort: model.port, loopguard: pluginConfig('open') });
   // One file: the processor is started with the gateway's own openclaw.json.
-  await lgOk(['topics', 'create', '--config', closed.configFile]);
-  processor = lg(['run', '--config', closed.configFile]);
-  await ready(processor);
-  const config = configFrom(JSON.parse(readFileSync(closed.configFile, 'utf8')), infraEnv());
-  decisions = await collectDecisions({ name, configFile: closed.configFile, config });
+  await lgOk(['topics', 'create', '--config', closedHome.configFile]);
+  processor = lg(['run', '--config', closedHome.configFile]);
+  [closed, open] = await Promise.all([startGateway(closedHome), startGateway(openHome), ready(processor)]);
+  const w = { name, configFile: closedHome.configFile, config: configFrom(JSON.parse(readFileSync(closedHome.configFile, 'utf8')), infraEnv()) };
+  decisions = await collectDecisions(w);
+  toolEvents = await collectToolEvents(w);
 }, 600_000);
 
 afterAll(async () => {
@@ -74,13 +80,15 @@ afterAll(async () => {
 const decisionsOf = (tool: string) =>
   [...decisions.byId.values()].filter((d) => d.type === 'tool_decision' && d.toolName === tool).sort((a, b) => (a.count as number) - (b.count as number));
 
+const outcomesOf = (tool: string) => toolEvents.filter((e) => e.type === 'tool_outcome' && e.toolName === tool);
+
 describe('loopguard in a real OpenClaw gateway', () => {
   it(
     'blocks the repeated call at count 20 with its message as the tool result; the warning reaches the model once',
     async () => {
       const first = model.requests.length;
       const t = await turn(closed, 'loop-1', `Read hello.txt. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 22 }])}`, TURN_MS);
-      expect(t.code, t.stderr).toBe(0);
+      expect(t, t.text).toMatchObject({ status: 200, text: 'FINAL: saw 22 tool results.' });
       await waitFor('22 decisions', () => decisionsOf('read').length >= 22);
       const read = decisionsOf('read');
       const warn = read.find((d) => d.decision === 'warn' && d.notify === true)!;
@@ -102,15 +110,43 @@ describe('loopguard in a real OpenClaw gateway', () => {
   );
 
   it(
+    'a call whose result changes every time is warned, never blocked, at and past count 20: its outcomes reached loopguard',
+    async () => {
+      const first = model.requests.length;
+      const t = await turn(closed, 'clock-1', `Tell the time. ${script([{ tool: 'exec', args: { command: 'date +%s%N' }, times: 22 }])}`, TURN_MS);
+      expect(t, t.text).toMatchObject({ status: 200, text: 'FINAL: saw 22 tool results.' });
+      await waitFor('22 exec decisions', () => decisionsOf('exec').length >= 22);
+      const exec = decisionsOf('exec');
+      expect(exec).toHaveLength(22);
+      // Calls 1–10 allowed; from the 11th (count 10) on, the same call again and again is warned,
+      // and still only warned at counts 20 and 21, where an identical result would be blocked.
+      expect(exec.filter((d) => d.decision === 'allow')).toHaveLength(10);
+      const warned = exec.filter((d) => d.decision === 'warn');
+      expect(warned.map((d) => d.count)).toEqual(Array.from({ length: 12 }, (_, i) => i + 10));
+      expect(warned.every((d) => d.detector === 'generic_repeat')).toBe(true);
+      expect(exec.filter((d) => d.decision === 'block')).toEqual([]);
+
+      // Every call ran, and each read a different clock.
+      const results = toolResults(lastRequestSince(first));
+      expect(results).toHaveLength(22);
+      expect(new Set(results.map((r) => /\d{19}/.exec(r)?.[0])).size).toBe(22);
+      // loopguard saw 22 outcomes of the call, with 22 different results: what made it no repeat of no progress.
+      await waitFor('22 exec outcomes', () => outcomesOf('exec').length >= 22);
+      const outcomes = outcomesOf('exec');
+      expect(outcomes).toHaveLength(22);
+      expect(new Set(outcomes.map((e) => JSON.stringify(e.resultHash ?? e.result))).size).toBe(22);
+    },
+    TURN_MS + 60_000,
+  );
+
+  it(
     'a compaction loop ends the run: after OpenClaw compacts the session, three identical outcomes end the run and its later calls are blocked',
     async () => {
-      // OpenClaw compacts a session whose transcript is over 2000 bytes before its next turn.
-      const compacting = gateway('compacting', { modelPort: model.port, loopguard: pluginConfig('closed'), compaction: { maxActiveTranscriptBytes: 2000 } });
-      const t1 = await turn(compacting, 'compact-1', `Read hello.txt. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 3 }])}`, TURN_MS);
-      expect(t1.code, t1.stderr).toBe(0);
+      const t1 = await turn(closed, 'compact-1', `Read hello.txt. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 3 }])}`, TURN_MS);
+      expect(t1.status, t1.text).toBe(200);
       const first = model.requests.length;
-      const t2 = await turn(compacting, 'compact-1', `Read it again. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 5 }])}`, TURN_MS);
-      expect(t2.code, t2.stderr).toBe(0);
+      const t2 = await turn(closed, 'compact-1', `Read it again. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 5 }])}`, TURN_MS);
+      expect(t2.status, t2.text).toBe(200);
       // OpenClaw's own compaction ran in the second turn: its summariser is a request with no tools.
       expect(model.requests.slice(first).some((r) => (r.tools ?? []).length === 0)).toBe(true);
       await waitFor('the run_abort', () => [...decisions.byId.values()].some((d) => d.type === 'run_abort'));
@@ -135,13 +171,12 @@ describe('loopguard in a real OpenClaw gateway', () => {
       await processor.exited();
       const firstClosed = model.requests.length;
       const c = await turn(closed, 'down-closed', `Read. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 1 }])}`, TURN_MS);
-      expect(c.code, c.stderr).toBe(0);
+      expect(c.status, c.text).toBe(200);
       expect(toolResults(lastRequestSince(firstClosed))).toEqual([expect.stringContaining('the loop guard did not answer in 3000 ms and this runner fails closed')]);
 
-      const open = gateway('open', { modelPort: model.port, loopguard: pluginConfig('open') });
       const firstOpen = model.requests.length;
       const o = await turn(open, 'down-open', `Read. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 1 }])}`, TURN_MS);
-      expect(o.code, o.stderr).toBe(0);
+      expect(o.status, o.text).toBe(200);
       expect(toolResults(lastRequestSince(firstOpen))).toEqual([expect.stringContaining('hello from the workspace')]);
     },
     2 * TURN_MS + 60_000,

@@ -1,11 +1,16 @@
-// Runs real OpenClaw turns: the `openclaw` package from test/hosts/openclaw under the Node 24
+// Runs real OpenClaw gateways: the `openclaw` package from test/hosts/openclaw under the Node 24
 // binary from test/hosts/node24 (both installed by scripts/hosts.mjs), our plugin loaded by
 // OpenClaw's own loader from this checkout (plugins.load.paths), a scripted model as provider.
+// A gateway process lives across turns; each turn is one request to its HTTP endpoint.
 import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { toolEventCodec } from '../../schemas/codecs.js';
+import { session, waitFor, type World } from './harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const OPENCLAW = join(ROOT, 'test', 'hosts', 'openclaw', 'node_modules', 'openclaw', 'openclaw.mjs');
@@ -17,6 +22,10 @@ export function installOpenClaw(): void {
   stagePlugin();
 }
 
+/** Gateways started and not yet stopped: stopped at the end of the file. */
+const running = new Set<RunningGateway>();
+/** Topic readers started by `collectToolEvents`: stopped at the end of the file. */
+const consumers: Array<{ stop(): Promise<void> }> = [];
 const dir = mkdtempSync(join(tmpdir(), 'loopguard-openclaw-'));
 /**
  * The plugin as a package of its own, as an install would lay it out: OpenClaw snapshots a
@@ -25,7 +34,9 @@ const dir = mkdtempSync(join(tmpdir(), 'loopguard-openclaw-'));
  * its dependencies resolve from the root node_modules, as an installed package's would.
  */
 const pluginDir = join(ROOT, 'test-output', `loopguard-openclaw-plugin-${process.pid}`);
-afterAll(() => {
+afterAll(async () => {
+  for (const c of consumers) await c.stop().catch(() => {});
+  for (const g of running) await g.stop();
   rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   rmSync(pluginDir, { recursive: true, force: true, maxRetries: 5 });
 });
@@ -38,29 +49,44 @@ function stagePlugin(): void {
 
 export interface GatewayOptions {
   readonly modelPort: number;
-  /** `plugins.entries.loopguard.config`. */
-  readonly loopguard: Record<string, unknown>;
+  /** `plugins.entries.loopguard.config`; without it the plugin is not loaded (a bare gateway). */
+  readonly loopguard?: Record<string, unknown>;
   /** OpenClaw's own `tools.loopDetection`. */
   readonly loopDetection?: Record<string, unknown>;
   /** `agents.defaults.compaction` over the test's default. */
   readonly compaction?: Record<string, unknown>;
 }
 
-/** A gateway's home: its state folder, workspace and `openclaw.json`. */
+/** A gateway's home: its state folder, workspace, `openclaw.json`, and the port and token it serves on. */
 export interface Gateway {
   readonly home: string;
   readonly configFile: string;
   readonly workspace: string;
+  readonly port: number;
+  readonly token: string;
 }
 
-export function gateway(name: string, o: GatewayOptions): Gateway {
+/** A free loopback port (the gateway binds it a moment later). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+export async function gateway(name: string, o: GatewayOptions): Promise<Gateway> {
   const home = join(dir, name);
   const workspace = join(home, 'workspace');
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'hello.txt'), 'hello from the workspace\n');
+  const port = await freePort();
+  const token = randomUUID();
   const config = {
     update: { checkOnStart: false },
     logging: { file: join(home, 'openclaw.log') },
+    // The gateway serves OpenClaw's OpenAI-compatible endpoint: a turn is one HTTP request to it.
+    gateway: { mode: 'local', port, bind: 'loopback', auth: { mode: 'token', token }, http: { endpoints: { chatCompletions: { enabled: true } } } },
     tools: { loopDetection: o.loopDetection ?? { enabled: false }, exec: { security: 'full', ask: 'off' } },
     agents: { defaults: { model: { primary: 'fake/scripted-1' }, workspace, skipBootstrap: true, compaction: { mode: 'default', ...o.compaction } } },
     models: {
@@ -70,6 +96,8 @@ export function gateway(name: string, o: GatewayOptions): Gateway {
           baseUrl: `http://127.0.0.1:${o.modelPort}/v1`,
           apiKey: 'any',
           api: 'openai-completions',
+          // A loaded machine can stall the gateway's event loop for a minute: wait for the model longer than that.
+          timeoutSeconds: 300,
           models: [
             {
               id: 'scripted-1',
@@ -84,22 +112,72 @@ export function gateway(name: string, o: GatewayOptions): Gateway {
         },
       },
     },
-    plugins: { allow: ['loopguard'], load: { paths: [pluginDir] }, entries: { loopguard: { enabled: true, hooks: { allowConversationAccess: true }, config: o.loopguard } } },
+    ...(o.loopguard
+      ? {
+          plugins: { allow: ['loopguard'], load: { paths: [pluginDir] }, entries: { loopguard: { enabled: true, hooks: { allowConversationAccess: true }, config: o.loopguard } } },
+        }
+      : {}),
   };
   const configFile = join(home, 'openclaw.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  return { home, configFile, workspace };
+  return { home, configFile, workspace, port, token };
 }
 
-export interface Turn {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
+export interface RunningGateway extends Gateway {
+  /** What the gateway wrote so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM to its process group, SIGKILL if it has not exited within 30 s. */
+  stop(): Promise<void>;
 }
 
-/** One `openclaw agent --local` turn of a session; killed after `timeoutMs`. */
-export function turn(g: Gateway, sessionId: string, message: string, timeoutMs = 480_000): Promise<Turn> {
-  const env = {
+/**
+ * Starts `openclaw gateway run` for a gateway home (its own process group, so that the helper
+ * processes it spawns stop with it) and resolves once it answers an authenticated
+ * `GET /v1/models`. OpenClaw's start-up is paid once per gateway, not once per turn.
+ */
+export async function startGateway(g: Gateway, timeoutMs = 300_000): Promise<RunningGateway> {
+  const child = spawn(NODE24, [OPENCLAW, 'gateway', 'run', '--port', String(g.port)], { env: hostEnv(g), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, s);
+    } catch {
+      // the group is gone already
+    }
+  };
+  const r: RunningGateway = {
+    ...g,
+    output: () => out,
+    stop: async () => {
+      running.delete(r);
+      if (child.exitCode !== null || child.signalCode !== null) return signal('SIGKILL');
+      signal('SIGTERM');
+      const timer = setTimeout(() => signal('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+      signal('SIGKILL');
+    },
+  };
+  running.add(r);
+  await waitFor(
+    'openclaw gateway to answer',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`openclaw gateway exited ${child.exitCode} before it was ready:\n${out}`);
+      return fetch(`http://127.0.0.1:${g.port}/v1/models`, { headers: { authorization: `Bearer ${g.token}` } }).then(
+        (res) => res.ok,
+        () => false,
+      );
+    },
+    timeoutMs,
+  );
+  return r;
+}
+
+function hostEnv(g: Gateway): NodeJS.ProcessEnv {
+  return {
     PATH: `${join(NODE24, '..')}:${process.env.PATH}`,
     HOME: g.home,
     OPENCLAW_HOME: g.home,
@@ -109,22 +187,45 @@ export function turn(g: Gateway, sessionId: string, message: string, timeoutMs =
     DO_NOT_TRACK: '1',
     OPENCLAW_NO_AUTO_UPDATE: '1',
   };
-  const child = spawn(NODE24, [OPENCLAW, 'agent', '--local', '--agent', 'main', '--session-id', sessionId, '--json', '--message', message], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+}
+
+export interface Turn {
+  readonly status: number;
+  /** The reply's text, or the error body. */
+  readonly text: string;
+}
+
+/**
+ * One agent turn of a session, through the gateway's OpenAI-compatible endpoint: OpenClaw runs
+ * it as a normal gateway agent run (the path `openclaw agent` takes) in session `sessionKey`.
+ */
+export async function turn(g: Gateway, sessionKey: string, message: string, timeoutMs = 480_000): Promise<Turn> {
+  const res = await fetch(`http://127.0.0.1:${g.port}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${g.token}`, 'content-type': 'application/json', 'x-openclaw-session-key': sessionKey },
+    body: JSON.stringify({ model: 'openclaw/main', messages: [{ role: 'user', content: message }] }),
+    signal: AbortSignal.timeout(timeoutMs),
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  const body = await res.text();
+  if (!res.ok) return { status: res.status, text: body };
+  const json = JSON.parse(body) as { choices?: Array<{ message?: { content?: string } }> };
+  return { status: res.status, text: json.choices?.[0]?.message?.content ?? body };
 }
 
 /** The model's script for a turn (see test/helpers/scriptedModel.mjs). */
 export const script = (steps: ReadonlyArray<{ tool: string; args: Record<string, unknown>; times: number }>): string => `[[script:${JSON.stringify(steps)}]]`;
+
+/** The tool events (calls and outcomes) the plugin published, read from the beginning as long as the test runs. */
+export async function collectToolEvents(w: World): Promise<Array<Record<string, unknown>>> {
+  const { kafka, catalog } = session(w);
+  const events: Array<Record<string, unknown>> = [];
+  const consumer = kafka.groupConsumer(`${w.name}-events-${randomUUID().slice(0, 6)}`, { topics: [w.config.topics.toolEvents], fromBeginning: true, readCommitted: true });
+  consumers.push(consumer);
+  await consumer.run({
+    onBatch: async (b) => {
+      for (const r of b.records) events.push((await catalog.decode(r.value, toolEventCodec)) as Record<string, unknown>);
+      return b.records.at(-1)?.offset;
+    },
+  });
+  return events;
+}
