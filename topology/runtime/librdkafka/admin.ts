@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { IAdminClient } from '@confluentinc/kafka-javascript';
 import { ERROR_CODES, LoopguardError } from '../../errors.js';
 import type { AdminOps, TopicSpec } from '../port.js';
-import { call, type Consumer, type RdConfig } from './client.js';
+import { call, disconnectOnce, type Consumer, type RdConfig } from './client.js';
 import type { RdKafka } from './native.js';
 
 const TIMEOUT_MS = 30_000;
@@ -141,7 +141,7 @@ export class RdAdmin implements AdminOps {
         ),
       );
     } finally {
-      await call('disconnect', (cb) => c.disconnect(cb)).catch(() => undefined);
+      await disconnectOnce(c, 'disconnect', (cb) => c.disconnect(cb)).catch(() => undefined);
     }
   }
 

@@ -57,6 +57,23 @@ export function call<T = void>(what: string, run: (cb: Callback) => void): Promi
   });
 }
 
+const closing = new WeakMap<object, Promise<void>>();
+
+/**
+ * Disconnects `client` once, however many callers ask, all of them waiting for the same end.
+ * The binding ignores a disconnect asked while another is in flight and never calls its
+ * callback (lib/client.js, `disconnect`): a second caller, such as a session closing a
+ * transactional producer that a revocation is already closing, would wait forever.
+ */
+export function disconnectOnce(client: object, what: string, run: (cb: Callback) => void): Promise<void> {
+  let done = closing.get(client);
+  if (done === undefined) {
+    done = call(what, run);
+    closing.set(client, done);
+  }
+  return done;
+}
+
 /** Routes a client's error events into the log; fatal ones (librdkafka will not recover) go to `onFatal`. */
 export function watchErrors(client: { on(event: 'event.error', l: (e: RdError) => void): unknown }, log: Logger, onFatal?: (e: Error) => void): void {
   client.on('event.error', (e) => {

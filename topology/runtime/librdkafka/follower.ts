@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { PartitionFollower } from '../port.js';
 import type { RdAdmin } from './admin.js';
-import { call, type Consumer, type RdConfig } from './client.js';
+import { call, disconnectOnce, type Consumer, type RdConfig } from './client.js';
 import { consumeLoop, type ConsumeLoop } from './consumeLoop.js';
 import type { RdKafka } from './native.js';
 import { toInRecord } from './records.js';
@@ -22,7 +22,7 @@ export function follower(rd: RdKafka, base: RdConfig, admin: RdAdmin, topic: str
   const stop = async () => {
     await loop?.stop();
     loop = undefined;
-    if (c.isConnected()) await call('disconnect', (cb) => c.disconnect(cb)).catch(() => undefined);
+    if (c.isConnected()) await disconnectOnce(c, 'disconnect', (cb) => c.disconnect(cb)).catch(() => undefined);
   };
   onOpen({ disconnect: stop });
   return {

@@ -6,7 +6,7 @@ import type { LibrdKafkaError, TopicPartition } from '@confluentinc/kafka-javasc
 import type { Logger } from '../../logger.js';
 import { OffsetCommitter } from '../offsetCommitter.js';
 import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
-import { call, watchErrors, type Consumer, type RdConfig } from './client.js';
+import { call, disconnectOnce, watchErrors, type Consumer, type RdConfig } from './client.js';
 import { consumeLoop, type ConsumeLoop } from './consumeLoop.js';
 import { Feeds } from './feeds.js';
 import type { RdKafka } from './native.js';
@@ -207,7 +207,9 @@ export function groupConsumer(rd: RdKafka, base: RdConfig, groupId: string, opts
       const lost = held;
       held = [];
       if (lost.length > 0) handlers?.onRevoked?.(byTopic(lost));
-      await call('cannot leave the consumer group', (cb) => c.disconnect(cb)).catch((e: unknown) => log.warn({ err: e, groupId }, 'leaving the consumer group failed'));
+      await disconnectOnce(c, 'cannot leave the consumer group', (cb) => c.disconnect(cb)).catch((e: unknown) =>
+        log.warn({ err: e, groupId }, 'leaving the consumer group failed'),
+      );
     },
   };
 }

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { KafkaConsumer, Producer } from '@confluentinc/kafka-javascript';
 import type { Logger } from '../../logger.js';
 import type { OutRecord, Sender, SinkBatch } from '../port.js';
-import { call, rdError, watchErrors, type RdConfig } from './client.js';
+import { call, disconnectOnce, rdError, watchErrors, type RdConfig } from './client.js';
 import type { RdKafka } from './native.js';
 import { headerList } from './records.js';
 
@@ -71,7 +71,7 @@ export async function openSender(rd: RdKafka, base: RdConfig, log: Logger): Prom
 }
 
 export function disconnect(p: Producer): Promise<void> {
-  return call('cannot disconnect a producer', (cb) => p.disconnect(TIMEOUT_MS, cb)).catch(() => undefined);
+  return disconnectOnce(p, 'cannot disconnect a producer', (cb) => p.disconnect(TIMEOUT_MS, cb)).catch(() => undefined);
 }
 
 /** One transaction per batch: its records, and the input offset of the consumer's group. */

@@ -10,7 +10,7 @@ import { ERROR_CODES, LoopguardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { InRecord } from '../port.js';
 import type { RdAdmin } from './admin.js';
-import { call, type Consumer, type RdConfig } from './client.js';
+import { call, disconnectOnce, type Consumer, type RdConfig } from './client.js';
 import { consumeLoop } from './consumeLoop.js';
 import type { RdKafka } from './native.js';
 import { toInRecord } from './records.js';
@@ -90,7 +90,7 @@ export async function readToEnd(
       await Promise.race([loop.stop(), delay(CLOSE_WAIT_MS)]);
     }
   } finally {
-    const closed = call('disconnect', (cb) => c.disconnect(cb)).catch(() => undefined);
+    const closed = disconnectOnce(c, 'disconnect', (cb) => c.disconnect(cb)).catch(() => undefined);
     await Promise.race([closed, delay(CLOSE_WAIT_MS)]);
   }
   return count;
