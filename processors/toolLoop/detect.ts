@@ -108,7 +108,7 @@ export function pingPong(history: readonly ToolRecord[], argsHash: string): Ping
     else if (oHash !== r.resultHash) evidence = false;
   }
   if (tail < 2) return NO_PING_PONG;
-  const pairKey = l < other ? `${l}|${other}` : `${other}|${l}`;
+  const pairKey = [l, other].sort().join('|');
   return { count: tail + 1, noProgressEvidence: evidence, pairedToolName: last.toolName, pairKey };
 }
 

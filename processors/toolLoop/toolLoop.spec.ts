@@ -111,6 +111,15 @@ describe('known poll without progress', () => {
     expect(ds[10]).toMatchObject({ decision: 'warn', detector: 'known_poll_no_progress', count: 10, notify: true });
     expect(ds[20]).toMatchObject({ decision: 'block', detector: 'known_poll_no_progress', count: 20 });
   });
+  it('keys its warnings by the newest result: a poll stuck again on another result is notified afresh', () => {
+    const r = runEvents();
+    const result = (i: number) => ({ details: { status: 'running', aggregated: i <= 10 ? 'waiting A' : 'waiting B' } });
+    const ds = calls(given(enabled).whenAll(r.repeat(22, 'process', poll, result)));
+    expect(ds[10]).toMatchObject({ decision: 'warn', detector: 'known_poll_no_progress', count: 10, notify: true });
+    expect(ds[11]).toMatchObject({ decision: 'warn', count: 11, notify: false });
+    expect(ds.slice(12, 21).every((d) => d.decision === 'allow')).toBe(true);
+    expect(ds[21]).toMatchObject({ decision: 'warn', detector: 'known_poll_no_progress', count: 10, notify: true });
+  });
   it('never fires on a poll that makes progress, not even as a generic repeat', () => {
     const r = runEvents();
     const ds = calls(given(enabled).whenAll(r.repeat(40, 'process', poll, (i) => ({ details: { status: 'running', aggregated: `line ${i}` } }))));
