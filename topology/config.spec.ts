@@ -101,6 +101,12 @@ describe('botLoopProtection resolution', () => {
     expect(resolveBotLoop(cfg.botLoop, 'feishu', 'a', 'c').maxEventsPerWindow).toBe(7);
     expect(cfg.warnings.join()).toContain('channels.feishu');
   });
+  it('warns about a Telegram or Feishu block under accounts too, and not about their other settings', () => {
+    const quiet = configFrom({ channels: { telegram: { enabled: true, accounts: { main: { token: 'x' } } }, feishu: { accounts: {} } } });
+    expect(quiet.warnings).toEqual([]);
+    const nested = configFrom({ channels: { telegram: { accounts: { main: { botLoopProtection: { maxEventsPerWindow: 2 } } } } } });
+    expect(nested.warnings.join()).toContain('channels.telegram');
+  });
   it('has a conversation layer only for Slack, Matrix and Google Chat', () => {
     const cfg = configFrom({
       channels: { slack: { channels: { C9: { botLoopProtection: { windowSeconds: 5 } } } }, discord: { channels: { C9: { botLoopProtection: { windowSeconds: 5 } } } } },

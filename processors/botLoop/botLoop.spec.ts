@@ -196,6 +196,19 @@ describe('sweeps', () => {
     expect(p.isExpired(s, T0 + 30_000)).toBe(false);
     expect(p.isExpired(s, T0 + 60_000 + 60_000 + 600_000 + 1)).toBe(true);
   });
+  it('calls a state empty (its changelog entry deleted once committed) only when it holds nothing', () => {
+    expect(p.isEmpty(p.initialState)).toBe(true);
+    expect(p.isEmpty(fold(p, p.initialState, [msg(T0)]).state)).toBe(false);
+    const conv = botLoopProcess(withDefaults({ maxConversationBotEvents: 5 }));
+    const withReceiver = fold(conv, conv.initialState, [msg(T0)]).state;
+    expect(withReceiver.receivers.size).toBe(1);
+    expect(conv.isEmpty({ ...withReceiver, pairs: new Map() })).toBe(false);
+    const slow = botLoopProcess({ defaults: {}, channels: {}, policy: { slowLoop: { maxBotMessages: 3, horizonSeconds: 100 } } });
+    const human = { type: 'human_message', ts: T0, channel: 'discord', accountId: 'acct', conversationId: 'c1', senderId: 'U' } as const;
+    const onlySlow = fold(slow, slow.initialState, [human]).state;
+    expect(onlySlow.slow).not.toBeNull();
+    expect(slow.isEmpty(onlySlow)).toBe(false);
+  });
   // Each clause at its boundary, the others already clear: a sweep never takes state a later
   // (or older, out-of-order) event could still meet.
   it('keeps a remembered id up to exactly window + cooldown + 10 minutes after its ts', () => {
