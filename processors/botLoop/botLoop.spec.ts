@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../kernel/process.js';
 import { given } from '../kernel/spec.js';
+import { channelMessageKeyOf, conversationKeyOf, pairKeyOf } from './events.js';
 import { botLoopProcess, type BotDecision, type BotLoopBlock, type BotLoopConfig, type BotMessage } from './index.js';
 
 const T0 = 1_700_000_000_000;
@@ -240,5 +241,15 @@ describe('sweeps', () => {
     const s = fold(conv, conv.initialState, burst).state;
     expect(conv.isExpired(s, T0 + 5 + 900_000 - 1)).toBe(false);
     expect(conv.isExpired(s, T0 + 5 + 900_000)).toBe(true);
+  });
+});
+
+describe('Kafka record keys', () => {
+  it('keys a bot message by its pair and a human message by its conversation (§4.6)', () => {
+    const bot = msg(T0, 'B', 'A');
+    const human = { type: 'human_message', ts: T0, channel: 'discord', accountId: 'acct', conversationId: 'c1', senderId: 'U' } as const;
+    expect(channelMessageKeyOf(bot)).toBe(pairKeyOf(msg(T0, 'A', 'B')));
+    expect(channelMessageKeyOf(bot)).not.toBe(conversationKeyOf(bot));
+    expect(channelMessageKeyOf(human)).toBe(conversationKeyOf(bot));
   });
 });
