@@ -170,6 +170,14 @@ describe('human messages (§4.6)', () => {
     expect(p.isExpired(s, T0 + 10_800_000 - 1)).toBe(false);
     expect(p.isExpired(s, T0 + 10_800_000)).toBe(true);
   });
+  it('keep a conversation while a counted message is within the horizon or its cooldown runs, and not at their end', () => {
+    const hour = proc({ slowLoop: { maxBotMessages: 3, horizonSeconds: 3600 } });
+    const s = fold(hour, hour.initialState, series(4)).state;
+    const end = T0 + 3000 + 3_600_000;
+    expect(s.slow!.cooldown).toMatchObject({ start: T0 + 3000, until: end });
+    expect(hour.isExpired(s, end - 1)).toBe(false);
+    expect(hour.isExpired(s, end)).toBe(true);
+  });
 });
 
 describe('human reset (§4.6)', () => {
