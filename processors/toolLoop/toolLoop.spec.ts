@@ -221,6 +221,18 @@ describe('unknown tool', () => {
         expect(only(ds)).toMatchObject({ decision: 'block', detector: 'unknown_tool_repeat', count: 10, level: 'critical', notify: true });
       });
   });
+  it('counts hashed outcomes that carry unknownToolName like raw errors', () => {
+    const r = runEvents();
+    const history: ToolEvent[] = [];
+    for (let i = 0; i < 10; i++) {
+      const argsHash = `browse:${i}`;
+      history.push({ ...r.call('browse', undefined), args: undefined, argsHash } as ToolEvent);
+      history.push({ ...r.outcome('browse', undefined, undefined), args: undefined, argsHash, resultHash: 'missing', unknownToolName: 'browse' } as ToolEvent);
+    }
+    given(enabled, history)
+      .when({ ...r.call('browse', undefined), args: undefined, argsHash: 'browse:again' } as ToolEvent)
+      .then((ds) => expect(only(ds)).toMatchObject({ decision: 'block', detector: 'unknown_tool_repeat', count: 10 }));
+  });
   it('resets the streak when another tool runs in between', () => {
     const r = runEvents();
     const history: ToolEvent[] = [];
