@@ -51,6 +51,15 @@ describe('tool eventIds', () => {
     expect(s.when({ ...ids[0]!, ts: ids.at(-1)!.ts + 1 }).state).not.toBe(s.state);
     expect(tool.drops(s.state, { ...r.compaction(), eventId: 'new' }, tool.decide(s.state, { ...r.compaction(), eventId: 'new' }))).toEqual(['event_id']);
   });
+  it(`count a drop from the ${MAX_EVENT_IDS + 1}th remembered id on, not before`, () => {
+    const r = runEvents();
+    const ids = Array.from({ length: MAX_EVENT_IDS }, (_, i) => ({ ...r.compaction(), eventId: `e${i}` }));
+    const next = { ...r.compaction(), eventId: 'new' };
+    const almost = fold(tool, tool.initialState, ids.slice(0, -1)).state;
+    expect(tool.drops(almost, ids.at(-1)!, tool.decide(almost, ids.at(-1)!))).toEqual([]);
+    const full = fold(tool, almost, [ids.at(-1)!]).state;
+    expect(tool.drops(full, next, tool.decide(full, next))).toEqual(['event_id']);
+  });
   it('may be any string, __proto__ and constructor included', () => {
     const r = runEvents('__proto__');
     const call = { ...r.call('constructor', { p: 1 }), eventId: '__proto__', sessionKey: 'toString' };
