@@ -331,6 +331,12 @@ describe('post-compaction guard', () => {
 });
 
 describe('run end and idle runs', () => {
+  it('calls a run state empty (its changelog entry deleted once committed) only when it holds nothing', () => {
+    const r = runEvents();
+    expect(enabled.isEmpty(initial())).toBe(true);
+    expect(enabled.isEmpty(fold(enabled, initial(), [r.call('read', { p: 1 })]).state)).toBe(false);
+    expect(enabled.isEmpty(fold(enabled, initial(), [{ ...r.compaction(), eventId: 'c1' }]).state)).toBe(false);
+  });
   it('drops the run state on run_end', () => {
     const r = runEvents();
     const s = fold(enabled, initial(), [...r.repeat(12, 'read', { p: 1 }, same), r.runEnd()]).state;
