@@ -11,6 +11,13 @@ describe('tool event validation', () => {
     });
     expect(parse({ type: 'tool_outcome', ts: 1, sessionKey: 's', toolName: 'read', argsHash: 'read:abc', resultHash: 'x', unknownToolName: 'y' }).ok).toBe(true);
   });
+  it('validates each event into its own fields only, whatever event came before it', () => {
+    const full = { ts: 1, eventId: 'e', sessionKey: 's', runId: 'r', agentId: 'a', toolCallId: 'c', toolName: 't', args: { p: 1 }, action: 'poll', result: 1 };
+    expect(parse({ type: 'tool_outcome', ...full }).ok).toBe(true);
+    expect(parse({ type: 'compaction', ts: 2, runId: 'r' })).toEqual({ ok: true, value: { type: 'compaction', ts: 2, runId: 'r' } });
+    expect(parse({ type: 'tool_call', ...full, result: undefined })).toMatchObject({ ok: true });
+    expect(parse({ type: 'run_end', ts: 3, runId: 'r' })).toEqual({ ok: true, value: { type: 'run_end', ts: 3, runId: 'r' } });
+  });
   it('treats null as absent', () => {
     const r = parse({ type: 'tool_call', ts: 1, runId: 'r', sessionKey: null, eventId: null, toolName: 'read', args: { a: 1 }, argsHash: null });
     expect(r).toMatchObject({ ok: true, value: { args: { a: 1 } } });
