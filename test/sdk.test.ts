@@ -4,17 +4,24 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { channelEventCodec, toolEventCodec } from '../schemas/codecs.js';
 import { LoopguardDispatcher, LoopguardRunner, type RunAbortNotice, type ToolCallInput, type ToolOutcome, type ToolVerdict } from '../sdk/index.js';
-import { httpPort, infraEnv, lg, lgOk, ready, replayOf, session, waitFor, world, testKafkaClient, writeEvents, type World } from './helpers/harness.js';
+import {
+  clientOptions as worldClientOptions,
+  httpPort,
+  infraEnv,
+  lg,
+  lgOk,
+  ready,
+  replayOf,
+  session,
+  waitFor,
+  world,
+  testKafkaClient,
+  writeEvents,
+  type World,
+} from './helpers/harness.js';
 import { mixedTraffic } from './helpers/traffic.js';
 
-const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
-  brokers: [infraEnv().KAFKA_BROKERS],
-  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
-  kafkaClient: testKafkaClient(),
-  topics: w.config.topics,
-  failure,
-  timeoutMs,
-});
+const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({ ...worldClientOptions(w, failure, timeoutMs), kafkaClient: testKafkaClient() });
 
 /** Runs a node script with the world's config and the test infrastructure. */
 async function lgNode(args: string[], w: World): Promise<string> {

@@ -8,7 +8,7 @@ import { LoopguardRunner, type RunAbortNotice } from '../../sdk/index.js';
 import type { WouldHaveReport } from '../../integrations/ai-sdk/index.js';
 // @ts-expect-error -- the example is plain JavaScript, as a user would write it
 import * as example from '../../examples/frameworks/ai-sdk.mjs';
-import { infraEnv, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
+import { clientOptions, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
 
 interface AnswerArgs {
   runner: LoopguardRunner;
@@ -47,14 +47,6 @@ function deniedReason(prompt: Prompt, toolCallId: string): string | undefined {
   }
   return undefined;
 }
-
-const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
-  brokers: [infraEnv().KAFKA_BROKERS],
-  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
-  topics: w.config.topics,
-  failure,
-  timeoutMs,
-});
 
 describe('Vercel AI SDK', () => {
   let w: World;

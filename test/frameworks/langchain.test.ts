@@ -9,7 +9,9 @@ import { LoopguardRunner, type RunAbortNotice } from '../../sdk/index.js';
 import { loopguardMiddleware, type WouldHaveReport } from '../../integrations/langchain/index.js';
 // @ts-expect-error -- the example is plain JavaScript, as a user would write it
 import * as example from '../../examples/frameworks/langchain.mjs';
-import { infraEnv, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
+import { clientOptions as optionsOf, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
+
+const clientOptions = (w: World) => optionsOf(w, 'closed');
 
 interface Agent {
   invoke(input: { messages: Array<{ role: string; content: string }> }, config: Record<string, unknown>): Promise<{ messages: BaseMessage[] }>;
@@ -35,14 +37,6 @@ function outputOf(messages: BaseMessage[], callId: string): string | undefined {
   const m = messages.find((x) => x.type === 'tool' && (x as unknown as { tool_call_id: string }).tool_call_id === callId);
   return m === undefined ? undefined : JSON.stringify(m.content);
 }
-
-const clientOptions = (w: World) => ({
-  brokers: [infraEnv().KAFKA_BROKERS],
-  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
-  topics: w.config.topics,
-  failure: 'closed' as const,
-  timeoutMs: 15_000,
-});
 
 describe('LangChain.js', () => {
   let runner: LoopguardRunner;

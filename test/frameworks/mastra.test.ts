@@ -4,7 +4,7 @@
 // in the starter config). Mastra needs Node >= 22.13, so each scenario runs in a Node 24 child
 // process (test/hosts/mastra/drive.mjs) and this file checks what it observed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { infraEnv, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
+import { clientOptions, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
 import { driveMastra, installMastra } from './mastraHost.js';
 
 interface Part {
@@ -33,14 +33,6 @@ function resultOf(prompt: Prompt, toolCallId: string): unknown {
   }
   return undefined;
 }
-
-const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
-  brokers: [infraEnv().KAFKA_BROKERS],
-  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
-  topics: w.config.topics,
-  failure,
-  timeoutMs,
-});
 
 describe('Mastra', () => {
   let w: World;

@@ -8,7 +8,7 @@ import { LoopguardRunner, type RunAbortNotice } from '../../sdk/index.js';
 import type { WouldHaveReport } from '../../integrations/openai-agents/index.js';
 // @ts-expect-error -- the example is plain JavaScript, as a user would write it
 import * as example from '../../examples/frameworks/openai-agents.mjs';
-import { infraEnv, lg, lgOk, ready, world, type World } from '../helpers/harness.js';
+import { clientOptions, lg, lgOk, ready, world } from '../helpers/harness.js';
 
 interface AnswerArgs {
   runner: LoopguardRunner;
@@ -44,14 +44,6 @@ function outputOf(input: AgentInputItem[], callId: string): string | undefined {
   const item = input.find((i) => i.type === 'function_call_result' && i.callId === callId);
   return item === undefined ? undefined : JSON.stringify((item as { output: unknown }).output);
 }
-
-const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
-  brokers: [infraEnv().KAFKA_BROKERS],
-  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
-  topics: w.config.topics,
-  failure,
-  timeoutMs,
-});
 
 describe('OpenAI Agents SDK', () => {
   let runner: LoopguardRunner;

@@ -47,6 +47,15 @@ export interface World {
   readonly config: LoopguardConfig;
 }
 
+/** The SDK client options of a world: the test broker and registry, and its topics. */
+export const clientOptions = (w: World, failure: 'open' | 'closed', timeoutMs = 15_000) => ({
+  brokers: [infraEnv().KAFKA_BROKERS],
+  schemaRegistryUrl: infraEnv().SCHEMA_REGISTRY_URL,
+  topics: w.config.topics,
+  failure,
+  timeoutMs,
+});
+
 /** A config with topics, group and subjects of its own. */
 export function world(label: string, extra: Record<string, unknown> = {}, partitions = 3, settings: Record<string, unknown> = {}): World {
   const name = `it-${label}-${randomUUID().slice(0, 8)}`;
