@@ -9,16 +9,18 @@ const levels = (block: LoopDetectionBlock) => {
   return [r.warningThreshold, r.criticalThreshold, r.globalCircuitBreakerThreshold];
 };
 
+/** Each clamp at its number and on both sides, from the defaults 10 / 20 / 30 (§2.1, and again §4.3). */
+const CLAMPS: [{ warningThreshold?: number; criticalThreshold?: number }, number[]][] = [
+  [{ warningThreshold: 19 }, [19, 20, 30]],
+  [{ warningThreshold: 20 }, [20, 21, 30]],
+  [{ warningThreshold: 21 }, [21, 22, 30]],
+  [{ criticalThreshold: 29 }, [10, 29, 30]],
+  [{ criticalThreshold: 30 }, [10, 30, 31]],
+  [{ criticalThreshold: 31 }, [10, 31, 32]],
+];
+
 describe('§2.1 clamp: critical ≤ warning → warning + 1, then global ≤ critical → critical + 1', () => {
-  it.each([
-    [{ warningThreshold: 19 }, [19, 20, 30]],
-    [{ warningThreshold: 20 }, [20, 21, 30]],
-    [{ warningThreshold: 21 }, [21, 22, 30]],
-    [{ criticalThreshold: 29 }, [10, 29, 30]],
-    [{ criticalThreshold: 30 }, [10, 30, 31]],
-    [{ criticalThreshold: 31 }, [10, 31, 32]],
-    [{ warningThreshold: 29 }, [29, 30, 31]],
-  ])('%j resolves to warning / critical / global %j', (block, expected) => {
+  it.each([...CLAMPS, [{ warningThreshold: 29 }, [29, 30, 31]]])('%j resolves to warning / critical / global %j', (block, expected) => {
     expect(levels(block)).toEqual(expected);
   });
 });
@@ -43,14 +45,7 @@ describe('§4.3 a tool entry clamped again from the run’s thresholds (10 / 20 
     const r = callThresholds(run, entry);
     return [r.warningThreshold, r.criticalThreshold, r.globalCircuitBreakerThreshold];
   };
-  it.each([
-    [{ warningThreshold: 19 }, [19, 20, 30]],
-    [{ warningThreshold: 20 }, [20, 21, 30]],
-    [{ warningThreshold: 21 }, [21, 22, 30]],
-    [{ criticalThreshold: 29 }, [10, 29, 30]],
-    [{ criticalThreshold: 30 }, [10, 30, 31]],
-    [{ criticalThreshold: 31 }, [10, 31, 32]],
-  ])('%j gives %j', (entry, expected) => {
+  it.each(CLAMPS)('%j gives %j', (entry, expected) => {
     expect(of(entry)).toEqual(expected);
   });
 });
