@@ -7,7 +7,8 @@ import type { Logger } from '../../logger.js';
 import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
 import { kafkaCall, type KafkaClient } from './client.js';
 import { OffsetCommitter } from '../offsetCommitter.js';
-import { openAlternating, openSender, type OpenSender } from './producer.js';
+import { pooledSink, senderPool } from '../pooledSink.js';
+import { openAlternating, openSender } from './producer.js';
 import { toInRecord } from './records.js';
 
 const HEARTBEAT_INTERVAL_MS = 3_000;
@@ -38,33 +39,6 @@ async function heartbeatWhile<T>(work: Promise<T>, heartbeat: () => Promise<void
     if (!settled) await heartbeat().catch(() => undefined);
   }
   return result;
-}
-
-/**
- * Idempotent producers for concurrent batches, one each: a producer sends one request at a
- * time, so batches of different partitions sharing one would wait for each other's acks.
- * There are never more than the batches in flight at once, and that many are opened before
- * the first batch: opening one (a connection, metadata, a producer id) took 110–200 ms, which
- * the first batches of a cold start waited for, one partition after another.
- */
-async function senderPool(kafka: KafkaClient, onOpen: (c: { disconnect(): Promise<void> }) => void, size: number, topics: readonly string[]) {
-  const open = async () => {
-    const s = await openSender(kafka, topics);
-    onOpen(s.producer);
-    all.push(s);
-    return s;
-  };
-  const all: OpenSender[] = [];
-  const idle = await Promise.all(Array.from({ length: Math.max(1, size) }, open));
-  return {
-    acquire: async (): Promise<OpenSender> => idle.pop() ?? (await open()),
-    release: (s: OpenSender) => {
-      idle.push(s);
-    },
-    close: async () => {
-      for (const s of all) await s.close();
-    },
-  };
 }
 
 export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceOptions, log: Logger, onOpen: (c: { disconnect(): Promise<void> }) => void): RecordSource {
@@ -136,40 +110,12 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
     },
 
     async sink(topics = []): Promise<Sink> {
-      const senders = await senderPool(kafka, onOpen, opts.concurrency ?? 1, topics);
-      return {
-        begin() {
-          // The producer is taken when the first write is sent and kept until the batch ends:
-          // a batch's writes stay in order on one producer.
-          let sender: Promise<OpenSender> | undefined;
-          let chain: Promise<void> = Promise.resolve();
-          const settle = async () => {
-            await chain.catch(() => undefined);
-            const s = await sender?.catch(() => undefined);
-            if (s !== undefined) senders.release(s);
-          };
-          return {
-            write(stages) {
-              chain = chain.then(async () => {
-                const s = await (sender ??= senders.acquire());
-                for (const stage of stages) await s.send(stage);
-              });
-              chain.catch(() => undefined); // it surfaces from commit
-            },
-            async commit(position) {
-              try {
-                await chain;
-              } finally {
-                await settle();
-              }
-              committer.add(position);
-            },
-            abandon: settle,
-          };
-        },
-        committedOffset: (topic, partition) => committer.committedOffset(topic, partition),
-        close: () => senders.close(),
+      const open = async () => {
+        const s = await openSender(kafka, topics);
+        onOpen(s.producer);
+        return s;
       };
+      return pooledSink(await senderPool(open, opts.concurrency ?? 1), committer);
     },
 
     async transactionalSink(transactionalId, topics = []): Promise<Sink> {

@@ -5,12 +5,13 @@
 import type { LibrdKafkaError, TopicPartition } from '@confluentinc/kafka-javascript';
 import type { Logger } from '../../logger.js';
 import { OffsetCommitter } from '../offsetCommitter.js';
+import { pooledSink, senderPool } from '../pooledSink.js';
 import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
 import { call, disconnectOnce, watchErrors, type Consumer, type RdConfig } from './client.js';
 import { consumeLoop, type ConsumeLoop } from './consumeLoop.js';
 import { Feeds } from './feeds.js';
 import type { RdKafka } from './native.js';
-import { openSender, openTransactional, type OpenSender } from './producer.js';
+import { openSender, openTransactional } from './producer.js';
 import { toInRecord } from './records.js';
 
 const ASSIGN = -175;
@@ -130,51 +131,12 @@ export function groupConsumer(rd: RdKafka, base: RdConfig, groupId: string, opts
 
     async sink(topics = []): Promise<Sink> {
       void topics; // librdkafka loads a topic's metadata at its first produce, off the JS thread
-      const pool: OpenSender[] = [];
-      const all: OpenSender[] = [];
       const open = async () => {
         const s = await openSender(rd, base, log);
         onOpen({ disconnect: () => s.close() });
-        all.push(s);
         return s;
       };
-      pool.push(...(await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, open))));
-      return {
-        begin() {
-          // One producer per batch: the batch's stages are acknowledged in turn, and another
-          // batch's records never wait behind them.
-          let sender: Promise<OpenSender> | undefined;
-          let chain: Promise<void> = Promise.resolve();
-          const settle = async () => {
-            await chain.catch(() => undefined);
-            const s = await sender?.catch(() => undefined);
-            if (s !== undefined) pool.push(s);
-            sender = undefined;
-          };
-          return {
-            write(stages) {
-              chain = chain.then(async () => {
-                const s = await (sender ??= Promise.resolve(pool.pop() ?? open()));
-                for (const stage of stages) await s.send(stage);
-              });
-              chain.catch(() => undefined); // it surfaces from commit
-            },
-            async commit(position) {
-              try {
-                await chain;
-              } finally {
-                await settle();
-              }
-              committer.add(position);
-            },
-            abandon: settle,
-          };
-        },
-        committedOffset: (topic, partition) => committer.committedOffset(topic, partition),
-        close: async () => {
-          for (const s of all) await s.close();
-        },
-      };
+      return pooledSink(await senderPool(open, opts.concurrency ?? 1), committer);
     },
 
     async transactionalSink(transactionalId): Promise<Sink> {
