@@ -293,6 +293,10 @@ export const openClawPluginConfigSchema = z.strictObject({
   sasl: d(z.strictObject({ mechanism: saslMechanismSchema, username: z.string(), password: z.string() }).optional(), 'SASL credentials.'),
   clientId: d(z.string().min(1).default('loopguard-openclaw'), 'Kafka client id of the gateway.'),
   topics: d(loopguardBlockSchema.shape.topics.optional(), 'Topic names, as loopguard.topics.'),
+  botSenderIds: d(
+    z.array(z.string().min(1).max(512)).max(10_000).default([]),
+    "Sender ids of other bots, as OpenClaw names a message's sender (`id`, or `channel:id` for one channel only): their inbound messages are checked by loopguard's bot-loop guard before the agent sees them, and a suppressed one is dropped without a reply. Every other sender's message is published as a person's (human_message). Empty: inbound messages are not guarded.",
+  ),
   loopDetection: d(
     loopDetectionBlockSchema.optional(),
     "loopguard's tool-loop detection, used instead of the gateway's tools.loopDetection (set that one's enabled: false to switch OpenClaw's in-process detector off).",

@@ -46,6 +46,11 @@ describe('an OpenClaw gateway file', () => {
     expect(c.settings.kafka.brokers).toEqual(['other:9092']);
   });
 
+  it('names no bot senders by default: inbound messages are not guarded', () => {
+    expect(openClawPluginConfig({ failure: 'open' }).botSenderIds).toEqual([]);
+    expect(openClawPluginConfig({ failure: 'open', botSenderIds: ['U07BOT', 'telegram:84'] }).botSenderIds).toEqual(['U07BOT', 'telegram:84']);
+  });
+
   it.each([
     [{}, 'plugins.entries.loopguard.config.failure'],
     [{ failure: 'sometimes' }, 'plugins.entries.loopguard.config.failure'],
@@ -56,6 +61,8 @@ describe('an OpenClaw gateway file', () => {
     [{ failure: 'open', loopDetection: { enabled: 'on' } }, 'plugins.entries.loopguard.config.loopDetection.enabled'],
     [{ failure: 'open', processor: { kafka: {} } }, 'plugins.entries.loopguard.config.processor.kafka'],
     [{ failure: 'open', brokerz: [] }, 'plugins.entries.loopguard.config.brokerz'],
+    [{ failure: 'open', botSenderIds: 'U07BOT' }, 'plugins.entries.loopguard.config.botSenderIds'],
+    [{ failure: 'open', botSenderIds: ['U07BOT', ''] }, 'plugins.entries.loopguard.config.botSenderIds.1'],
   ])('refuses %j naming %s, in the plugin and in the processor alike', (config, key) => {
     expect(() => openClawPluginConfig(config)).toThrow(`config ${key}:`);
     expect(() => configFrom(gatewayFile(config))).toThrow(`config ${key}:`);

@@ -4,10 +4,15 @@
 // connection, the runs and the pending warnings live on the process (one `Guard` per plugin
 // config), never in module variables.
 import { randomUUID } from 'node:crypto';
+import type { ChannelEvent } from '../../processors/botLoop/events.js';
+import type { ClientOptions } from '../../sdk/connection.js';
+import { LoopguardDispatcher, type InboundVerdict } from '../../sdk/dispatcher.js';
 import { LoopguardRunner, toolFailureVerdict, type RunRef, type ToolVerdict } from '../../sdk/runner.js';
+import { adapterVerdict, failureVerdict } from '../../sdk/verdicts.js';
 import { OPENCLAW_MAX_TIMEOUT_MS, openClawPluginConfig, type OpenClawPluginConfig } from '../../topology/config.js';
 import { createLogger } from '../../topology/logger.js';
 import type { OpenClawPluginApi, PluginLogger } from './host.js';
+import { BotSenders } from './inbound.js';
 
 const SHARED = Symbol.for('loopguard.openclaw.guard');
 type Global = typeof globalThis & { [SHARED]?: Guard };
@@ -24,8 +29,37 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T | undefined> =>
     );
   });
 
+/** A client connected on first use; a failed connection is retried by the next use. */
+class Lazy<T extends { close(): Promise<void> }> {
+  private client: Promise<T> | undefined;
+
+  constructor(
+    private readonly open: () => Promise<T>,
+    private readonly log: PluginLogger,
+  ) {}
+
+  get(): Promise<T> {
+    this.client ??= this.open().catch((e: unknown) => {
+      this.client = undefined;
+      this.log.error(`loopguard: cannot connect to Kafka or the schema registry: ${(e as Error).message}`);
+      throw e;
+    });
+    return this.client;
+  }
+
+  async close(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    if (c !== undefined) await (await c.catch(() => undefined))?.close();
+  }
+}
+
 export class Guard {
-  private runner: Promise<LoopguardRunner> | undefined;
+  private readonly runner: Lazy<LoopguardRunner>;
+  /** Opened with the first inbound message: a gateway that guards no bot messages never connects it. */
+  private readonly dispatcher: Lazy<LoopguardDispatcher>;
+  /** The senders whose messages are bot messages (`botSenderIds`). */
+  readonly botSenders: BotSenders;
   /** The runs seen, by runId: session_end ends the runs of its session. */
   readonly runs = new Map<string, RunRef>();
   /** Warnings to show the model with the result of the call they warned, by `runKey/toolCallId`. */
@@ -46,16 +80,15 @@ export class Guard {
     readonly config: OpenClawPluginConfig,
     readonly key: string,
     readonly log: PluginLogger,
-  ) {}
+  ) {
+    this.botSenders = new BotSenders(config.botSenderIds);
+    this.runner = new Lazy(() => this.connectRunner(), log);
+    this.dispatcher = new Lazy(() => LoopguardDispatcher.connect({ ...this.clientOptions(), clientId: `${config.clientId}-dispatcher` }), log);
+  }
 
   /** The shared runner, connected on first use; a failed connection is retried by the next call. */
   connected(): Promise<LoopguardRunner> {
-    this.runner ??= this.connect().catch((e: unknown) => {
-      this.runner = undefined;
-      this.log.error(`loopguard: cannot connect to Kafka or the schema registry: ${(e as Error).message}`);
-      throw e;
-    });
-    return this.runner;
+    return this.runner.get();
   }
 
   async beforeToolCall(call: RunRef & { toolName: string; args: unknown; toolCallId?: string }): Promise<ToolVerdict> {
@@ -67,16 +100,33 @@ export class Guard {
     return runner.beforeToolCall({ ...call, toolCallId });
   }
 
-  async close(): Promise<void> {
-    const r = this.runner;
-    this.runner = undefined;
-    if (r !== undefined) await (await r.catch(() => undefined))?.close();
+  /**
+   * An inbound message: a bot's is decided (the failure policy answers when loopguard does not
+   * in time), a person's is published and always delivered. Neither waits longer than OpenClaw
+   * lets a tool call wait.
+   */
+  async inbound(m: ChannelEvent): Promise<InboundVerdict> {
+    const { failure, timeoutMs } = this.config;
+    const dispatcher = await within(this.dispatcher.get(), CALL_BUDGET_MS - timeoutMs);
+    if (m.type === 'human_message') {
+      if (dispatcher !== undefined) await within(dispatcher.humanMessage(m), timeoutMs);
+      return adapterVerdict('human_message');
+    }
+    if (dispatcher === undefined) return failureVerdict(failure);
+    return dispatcher.botMessage(m).catch((e: unknown) => {
+      this.log.warn(`loopguard: the message from ${m.senderId} was not checked: ${(e as Error).message}`);
+      return failureVerdict(failure);
+    });
   }
 
-  private connect(): Promise<LoopguardRunner> {
+  async close(): Promise<void> {
+    await Promise.all([this.runner.close(), this.dispatcher.close()]);
+  }
+
+  private clientOptions(): ClientOptions {
     const c = this.config;
     const logger = createLogger({ log: { level: 'warn', redact: !c.sendRaw } }, 'loopguard-openclaw', { write: (line: string) => this.log.warn(line.trim()) });
-    return LoopguardRunner.connect({
+    return {
       brokers: c.brokers,
       schemaRegistryUrl: c.schemaRegistryUrl,
       clientId: c.clientId,
@@ -85,8 +135,14 @@ export class Guard {
       ...(c.topics ? { topics: c.topics } : {}),
       timeoutMs: c.timeoutMs,
       failure: c.failure,
-      sendRaw: c.sendRaw,
       logger,
+    };
+  }
+
+  private connectRunner(): Promise<LoopguardRunner> {
+    return LoopguardRunner.connect({
+      ...this.clientOptions(),
+      sendRaw: this.config.sendRaw,
       onAbort: (a) => {
         this.aborted.add(a.runKey);
         this.log.warn(`loopguard: run ${a.runKey} ended (${a.detector}, count ${a.count}): ${a.message}`);

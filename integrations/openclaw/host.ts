@@ -55,7 +55,34 @@ export interface ToolResultContext {
   readonly sessionKey?: string;
 }
 
+/** `before_dispatch`: an inbound message, before the agent sees it. */
+export interface BeforeDispatchEvent {
+  readonly messageId?: string;
+  readonly content?: string;
+  readonly channel?: string;
+  readonly sessionKey?: string;
+  readonly senderId?: string;
+  /** The platform's time of the message, epoch ms. */
+  readonly timestamp?: number;
+}
+
+export interface BeforeDispatchContext {
+  readonly messageId?: string;
+  readonly channelId?: string;
+  readonly accountId?: string;
+  readonly conversationId?: string;
+  readonly sessionKey?: string;
+  readonly senderId?: string;
+}
+
+/** `handled: true` ends the message there: without `text`, no reply is sent. */
+export interface BeforeDispatchResult {
+  readonly handled: boolean;
+  readonly text?: string;
+}
+
 export interface HookHandlers {
+  before_dispatch: (event: BeforeDispatchEvent, ctx: BeforeDispatchContext) => Promise<BeforeDispatchResult | void>;
   before_tool_call: (event: BeforeToolCallEvent, ctx: ToolContext) => Promise<BeforeToolCallResult | void>;
   after_tool_call: (event: AfterToolCallEvent, ctx: ToolContext) => Promise<void>;
   after_compaction: (event: unknown, ctx: AgentContext) => Promise<void>;

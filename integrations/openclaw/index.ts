@@ -7,6 +7,9 @@
 // - after_tool_call → afterToolCall (OpenClaw's echo of a blocked call is not an outcome).
 // - after_compaction → compacted: for the run it names, or (OpenClaw names none) for the run of
 //   the session's next tool call; agent_end and session_end → runEnded.
+// - before_dispatch → the dispatcher: a message from one of `botSenderIds` is decided, and a
+//   suppressed one is handled (dropped, no reply); any other sender's is published as a
+//   human_message and delivered.
 // - A run loopguard ends: the runner blocks its later calls locally with the abort's message,
 //   and the middleware marks the run's results `terminate` (OpenClaw's hint to stop after the
 //   current tool batch; it ignores the hint on error results, which blocked calls are). No
@@ -17,6 +20,7 @@ import type { RunRef } from '../../sdk/runner.js';
 import { OPENCLAW_PLUGIN_ID } from '../../topology/config.js';
 import { guardFor, type Guard } from './guard.js';
 import type { AfterToolCallEvent, AgentContext, OpenClawPluginApi, ToolResult } from './host.js';
+import { channelEventOf } from './inbound.js';
 
 /** Identity of a run from a hook's context: OpenClaw's runId, sessionKey and agentId. */
 function runOf(ctx: AgentContext, runId?: string): RunRef {
@@ -86,6 +90,22 @@ async function endRun(guard: Guard, run: RunRef): Promise<void> {
   await (await guard.connected()).runEnded(run);
 }
 
+/** Inbound messages, when the operator named the other bots: no list, no hook (nothing to guard). */
+function registerDispatchHook(api: OpenClawPluginApi, guard: Guard): void {
+  if (guard.botSenders.size === 0) return;
+  api.on('before_dispatch', async (event, ctx) => {
+    const m = channelEventOf(event, ctx, guard.botSenders, Date.now());
+    if (m === undefined) return undefined;
+    const v = await guard.inbound(m);
+    const what = `the message from ${m.senderId} in ${m.channel} ${m.conversationId}`;
+    if (v.wouldHave) guard.log.warn(`loopguard [shadow]: would suppress ${what} (${v.wouldHave.reason}) until ${v.wouldHave.cooldownUntil}`);
+    if (v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed') guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${what}: ${v.answeredBy}`);
+    if (v.deliver) return undefined;
+    guard.log.warn(`loopguard: suppressed ${what}${v.reason ? ` (${v.reason}${v.cooldownUntil === null ? '' : ` until ${v.cooldownUntil}`})` : ''}`);
+    return { handled: true };
+  });
+}
+
 /** The warning a notify-warn asked for, appended to its call's result; an ended run's results stop it. */
 function registerResultMiddleware(api: OpenClawPluginApi, guard: Guard): void {
   api.registerAgentToolResultMiddleware?.(
@@ -110,11 +130,12 @@ function registerResultMiddleware(api: OpenClawPluginApi, guard: Guard): void {
 export default {
   id: OPENCLAW_PLUGIN_ID,
   name: 'loopguard',
-  description: 'Stops agents that loop: every tool call is checked by a loopguard processor over Kafka.',
+  description: 'Stops agents that loop: every tool call, and every message from another bot, is checked by a loopguard processor over Kafka.',
   register(api: OpenClawPluginApi): void {
     const guard = guardFor(api);
     registerToolHooks(api, guard);
     registerRunHooks(api, guard);
+    registerDispatchHook(api, guard);
     registerResultMiddleware(api, guard);
   },
 };

@@ -10,7 +10,7 @@ export function openClawManifest(): Record<string, unknown> {
   return {
     id: OPENCLAW_PLUGIN_ID,
     name: 'loopguard',
-    description: 'Stops agents that loop: every tool call is checked by a loopguard processor over Kafka.',
+    description: 'Stops agents that loop: every tool call, and every message from another bot, is checked by a loopguard processor over Kafka.',
     // The tool-result middleware shows warnings to the model and stops runs loopguard ended.
     contracts: { agentToolResultMiddleware: ['openclaw'] },
     configSchema,
