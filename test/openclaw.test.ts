@@ -8,10 +8,14 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFrom } from '../topology/config.js';
 import { collectDecisions, infraEnv, lg, lgOk, ready, waitFor, type Collected, type Run } from './helpers/harness.js';
-import { collectToolEvents, gateway, installOpenClaw, script, startGateway, turn, type RunningGateway } from './helpers/openclaw.js';
+import { chat, collectInputs, gateway, installOpenClaw, script, startGateway, turn, type RunningGateway } from './helpers/openclaw.js';
 import { startScriptedModel, type ScriptedModel } from './helpers/scriptedModel.mjs';
 
 const TURN_MS = 240_000;
+/** The gateway client that plays another bot; client `cli` plays a person. */
+const BOT = 'test';
+/** The pair budget of the gateway's own botLoopProtection block, which `loopguard run` reads: the 4th message in an hour is suppressed. */
+const PAIR_BUDGET = 3;
 let model: ScriptedModel;
 const name = `it-openclaw-${randomUUID().slice(0, 8)}`;
 const topics = {
@@ -32,6 +36,8 @@ const pluginConfig = (failure: 'open' | 'closed') => ({
   topics,
   // OpenClaw's own detector is off (tools.loopDetection.enabled: false); loopguard's is on.
   loopDetection: { enabled: true },
+  // OpenClaw names a gateway client's message's sender by the client's id: client `test` is the other bot.
+  botSenderIds: [BOT],
   processor: { consumer: { groupId: `${name}-group`, sessionTimeoutMs: 8000 }, http: { port: 0, host: '127.0.0.1' }, log: { level: 'info' } },
 });
 
@@ -48,6 +54,8 @@ const turnResults = (req: Request): string[] => {
     .filter((m) => m.role === 'tool')
     .map((m) => textOf(m.content));
 };
+/** The text of the latest user message of a request: the message its turn answers. */
+const latestUserText = (req: Request): string => textOf((req.messages ?? []).findLast((m) => m.role === 'user' && !textOf(m.content).startsWith('<<<'))?.content);
 /** The last request the model got in a turn (the one it answered with its final text). */
 const lastRequestSince = (first: number): Request => model.requests.slice(first).at(-1)!;
 
@@ -56,13 +64,19 @@ let open: RunningGateway;
 let processor: Run;
 let decisions: Collected;
 let toolEvents: Array<Record<string, unknown>>;
+let channelEvents: Array<Record<string, unknown>>;
 
 beforeAll(async () => {
   installOpenClaw();
   model = await startScriptedModel();
   // OpenClaw compacts a session whose transcript is over 2000 bytes before its next turn: only
   // the compaction scenario continues a session, the others each start one.
-  const closedHome = await gateway('closed', { modelPort: model.port, loopguard: pluginConfig('closed'), compaction: { maxActiveTranscriptBytes: 2000 } });
+  const closedHome = await gateway('closed', {
+    modelPort: model.port,
+    loopguard: pluginConfig('closed'),
+    compaction: { maxActiveTranscriptBytes: 2000 },
+    channels: { defaults: { botLoopProtection: { maxEventsPerWindow: PAIR_BUDGET, windowSeconds: 3600, cooldownSeconds: 3600 } } },
+  });
   const openHome = await gateway('open', { modelPort: model.port, loopguard: pluginConfig('open') });
   // One file: the processor is started with the gateway's own openclaw.json.
   await lgOk(['topics', 'create', '--config', closedHome.configFile]);
@@ -70,7 +84,8 @@ beforeAll(async () => {
   [closed, open] = await Promise.all([startGateway(closedHome), startGateway(openHome), ready(processor)]);
   const w = { name, configFile: closedHome.configFile, config: configFrom(JSON.parse(readFileSync(closedHome.configFile, 'utf8')), infraEnv()) };
   decisions = await collectDecisions(w);
-  toolEvents = await collectToolEvents(w);
+  toolEvents = await collectInputs(w, 'toolEvents');
+  channelEvents = await collectInputs(w, 'channelEvents');
 }, 600_000);
 
 afterAll(async () => {
@@ -79,6 +94,9 @@ afterAll(async () => {
 
 const decisionsOf = (tool: string) =>
   [...decisions.byId.values()].filter((d) => d.type === 'tool_decision' && d.toolName === tool).sort((a, b) => (a.count as number) - (b.count as number));
+
+/** The bot decisions, in the order of their messages. */
+const botDecisions = () => [...decisions.byId.values()].filter((d) => d.type === 'bot_decision').sort((a, b) => (a.ts as number) - (b.ts as number));
 
 const outcomesOf = (tool: string) => toolEvents.filter((e) => e.type === 'tool_outcome' && e.toolName === tool);
 
@@ -160,6 +178,43 @@ describe('loopguard in a real OpenClaw gateway', () => {
       expect(results.slice(0, 3).every((r) => r.includes('hello from the workspace'))).toBe(true);
       expect(results[3]).toContain(aborts[0]!.message as string);
       expect(results[4]).toContain(aborts[0]!.message as string);
+    },
+    2 * TURN_MS + 60_000,
+  );
+
+  it(
+    "a bot pair storm is suppressed before the agent runs, without a reply; a person's message is published and delivered",
+    async () => {
+      const session = 'agent:main:bots-1';
+      const said = Array.from({ length: PAIR_BUDGET + 2 }, (_, i) => `bot message ${i + 1} ${randomUUID()}`);
+      const first = model.requests.length;
+      expect(await chat(closed, BOT, session, said.slice(0, PAIR_BUDGET))).toHaveLength(PAIR_BUDGET);
+      // Each delivered message ran a turn: the model was asked, with that message as the latest.
+      const delivered = model.requests.slice(first);
+      expect(said.slice(0, PAIR_BUDGET).map((m) => delivered.some((r) => latestUserText(r).includes(m)))).toEqual([true, true, true]);
+
+      // Over the budget: no turn runs, so the model is not asked and nothing replies.
+      const beforeStorm = model.requests.length;
+      expect(await chat(closed, BOT, session, said.slice(PAIR_BUDGET))).toHaveLength(2);
+      await waitFor('a bot decision per bot message', () => botDecisions().length >= said.length);
+      expect(model.requests.length).toBe(beforeStorm);
+      const decided = botDecisions();
+      expect(decided.map((d) => d.decision)).toEqual([...Array<string>(PAIR_BUDGET).fill('deliver'), 'suppress', 'suppress']);
+      expect(decided.filter((d) => d.decision === 'suppress').every((d) => d.reason === 'pair_budget')).toBe(true);
+      expect(closed.output()).toContain(`loopguard: suppressed the message from ${BOT}`);
+
+      // A person in the same conversation is never held up: published, and a turn runs on it.
+      const human = `a person writes ${randomUUID()}`;
+      await chat(closed, 'cli', session, [human]);
+      expect(model.requests.slice(beforeStorm).some((r) => latestUserText(r).includes(human))).toBe(true);
+
+      // loopguard's inputs: a bot_message per bot message, all one pair (the bot and this gateway's account), and the person's as a human_message.
+      await waitFor('the human_message', () => channelEvents.some((e) => e.type === 'human_message'));
+      const bots = channelEvents.filter((e) => e.type === 'bot_message');
+      expect(bots).toHaveLength(said.length);
+      expect(new Set(bots.map((e) => `${e.channel}/${e.accountId}/${e.conversationId}/${e.senderId}/${e.receiverId}`)).size).toBe(1);
+      expect(bots[0]).toMatchObject({ senderId: BOT, receiverId: 'default' });
+      expect(channelEvents.filter((e) => e.type === 'human_message')).toEqual([expect.objectContaining({ senderId: 'cli', conversationId: bots[0]!.conversationId })]);
     },
     2 * TURN_MS + 60_000,
   );

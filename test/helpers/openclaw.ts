@@ -2,14 +2,14 @@
 // binary from test/hosts/node24 (both installed by scripts/hosts.mjs), our plugin loaded by
 // OpenClaw's own loader from this checkout (plugins.load.paths), a scripted model as provider.
 // A gateway process lives across turns; each turn is one request to its HTTP endpoint.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { toolEventCodec } from '../../schemas/codecs.js';
+import { channelEventCodec, toolEventCodec } from '../../schemas/codecs.js';
 import { session, waitFor, type World } from './harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -55,6 +55,8 @@ export interface GatewayOptions {
   readonly loopDetection?: Record<string, unknown>;
   /** `agents.defaults.compaction` over the test's default. */
   readonly compaction?: Record<string, unknown>;
+  /** OpenClaw's `channels` block (where `botLoopProtection` lives). */
+  readonly channels?: Record<string, unknown>;
 }
 
 /** A gateway's home: its state folder, workspace, `openclaw.json`, and the port and token it serves on. */
@@ -88,6 +90,7 @@ export async function gateway(name: string, o: GatewayOptions): Promise<Gateway>
     // The gateway serves OpenClaw's OpenAI-compatible endpoint: a turn is one HTTP request to it.
     gateway: { mode: 'local', port, bind: 'loopback', auth: { mode: 'token', token }, http: { endpoints: { chatCompletions: { enabled: true } } } },
     tools: { loopDetection: o.loopDetection ?? { enabled: false }, exec: { security: 'full', ask: 'off' } },
+    ...(o.channels ? { channels: o.channels } : {}),
     agents: { defaults: { model: { primary: 'fake/scripted-1' }, workspace, skipBootstrap: true, compaction: { mode: 'default', ...o.compaction } } },
     models: {
       mode: 'merge',
@@ -212,18 +215,50 @@ export async function turn(g: Gateway, sessionKey: string, message: string, time
   return { status: res.status, text: json.choices?.[0]?.message?.content ?? body };
 }
 
+export interface ChatResult {
+  readonly message: string;
+  readonly runId?: string;
+  /** What `agent.wait` said of the message's run. */
+  readonly status?: string;
+}
+
+/**
+ * Sends messages to a session one after the other as the gateway client `client`, with
+ * OpenClaw's own gateway client (test/hosts/openclaw/chat.mjs under Node 24): OpenClaw names
+ * the sender of each by that client id. Each is sent once the gateway is done with the one before.
+ */
+export function chat(g: Gateway, client: string, sessionKey: string, messages: readonly string[], timeoutMs = 240_000): Promise<ChatResult[]> {
+  const args = [join(ROOT, 'test', 'hosts', 'openclaw', 'chat.mjs'), '--url', `ws://127.0.0.1:${g.port}`, '--token', g.token, '--client', client, '--session', sessionKey];
+  for (const m of messages) args.push('--message', m);
+  return new Promise((resolve, reject) => {
+    execFile(NODE24, [...args, '--timeout-ms', String(timeoutMs)], { env: hostEnv(g), timeout: timeoutMs + 30_000 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`chat.mjs as ${client} failed: ${err.message}\n${stderr}`));
+      resolve(
+        stdout
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as ChatResult),
+      );
+    });
+  });
+}
+
 /** The model's script for a turn (see test/helpers/scriptedModel.mjs). */
 export const script = (steps: ReadonlyArray<{ tool: string; args: Record<string, unknown>; times: number }>): string => `[[script:${JSON.stringify(steps)}]]`;
 
-/** The tool events (calls and outcomes) the plugin published, read from the beginning as long as the test runs. */
-export async function collectToolEvents(w: World): Promise<Array<Record<string, unknown>>> {
+/**
+ * The events the plugin published to an input topic (tool calls and outcomes, or channel
+ * messages), read from the beginning as long as the test runs.
+ */
+export async function collectInputs(w: World, topic: 'toolEvents' | 'channelEvents'): Promise<Array<Record<string, unknown>>> {
   const { kafka, catalog } = session(w);
   const events: Array<Record<string, unknown>> = [];
-  const consumer = kafka.groupConsumer(`${w.name}-events-${randomUUID().slice(0, 6)}`, { topics: [w.config.topics.toolEvents], fromBeginning: true, readCommitted: true });
+  const codec = topic === 'toolEvents' ? toolEventCodec : channelEventCodec;
+  const consumer = kafka.groupConsumer(`${w.name}-${topic}-${randomUUID().slice(0, 6)}`, { topics: [w.config.topics[topic]], fromBeginning: true, readCommitted: true });
   consumers.push(consumer);
   await consumer.run({
     onBatch: async (b) => {
-      for (const r of b.records) events.push((await catalog.decode(r.value, toolEventCodec)) as Record<string, unknown>);
+      for (const r of b.records) events.push((await catalog.decode(r.value, codec)) as Record<string, unknown>);
       return b.records.at(-1)?.offset;
     },
   });
