@@ -34,15 +34,7 @@ function world() {
   const record = (offset: number): InRecord => {
     const run = `run-${offset % 50}`;
     const e = { type: 'tool_call', ts: 1_700_000_000_000 + offset, sessionKey: run, runId: run, toolCallId: `c${offset}`, toolName: 'read', argsHash: `read:${offset}` };
-    return {
-      topic: config.topics.toolEvents,
-      partition: 0,
-      offset,
-      key: Buffer.from(run),
-      value: catalog.encode(config.topics.toolEvents, toolEventCodec, e as never),
-      timestamp: 0,
-      headers: {},
-    };
+    return { topic: config.topics.toolEvents, partition: 0, offset, key: Buffer.from(run), value: catalog.encode(config.topics.toolEvents, toolEventCodec, e as never), timestamp: 0, headers: {} };
   };
   return { worker, record };
 }
