@@ -37,9 +37,6 @@ interface Pass {
 
 /** Records folded before their decisions are handed to the sink, to be sent while the next ones fold. */
 const SLICE_RECORDS = 2_000;
-/** How long a fold runs before it lets the event loop turn, and how often it looks at the clock. */
-const YIELD_AFTER_MS = 3;
-const YIELD_CHECK_EVERY = 16;
 
 export class PartitionWorker {
   /** Input offsets below this are folded silently (a reset to a point in time rebuilds them). */
@@ -150,17 +147,8 @@ export class PartitionWorker {
   private async foldPass(batch: Batch, records: readonly InRecord[], checkState: boolean): Promise<Pass> {
     const folded: Array<readonly [InRecord, Folded]> = [];
     const touched = new Map<string, StoreEntry | undefined>();
-    let turn = performance.now();
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i]!;
+    for (const r of records) {
       if (!batch.isActive()) break;
-      // Delivery reports and responses are read only when the event loop turns (librdkafka's
-      // binding hands over at most 100 reports a turn), so a long fold holds up every batch's
-      // acknowledgements, other partitions' included: the loop is let turn every few ms.
-      if (i % YIELD_CHECK_EVERY === 0 && i > 0 && performance.now() - turn > YIELD_AFTER_MS) {
-        await setImmediatePromise();
-        turn = performance.now();
-      }
       const folding = foldRecord(this.ctx, r, checkState);
       const f = folding instanceof Promise ? await folding : folding;
       if (f.kind === 'decided') {
