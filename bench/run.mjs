@@ -44,7 +44,8 @@ Measures every figure of issue 11 against its baseline in the same run and print
 
 Input streams are generated into bench/data/ when missing: ~9 GB in all, each 1M-event raw
 stream ~2.7 GB; with too little disk the flatness series uses 100-byte args and results, and
-says so. A full run takes about 20 minutes on 2 cores.
+says so. A full run takes about an hour on 2 cores with both Kafka clients (about 20 minutes
+of it is the rest).
 
 options:
   --rounds N      rounds of each interleaved series; figures are medians (default 3; 1 with --quick)
