@@ -16,6 +16,12 @@ import { ROOT } from './lib/streams.mjs';
 import { render } from './lib/table.mjs';
 
 const SECTIONS = ['replay', 'memory', 'startup', 'kafka'];
+const CLIENTS = ['kafkajs', 'librdkafka'];
+/** The optional native client, when it was built at install time. */
+const librdkafkaInstalled = existsSync(join(ROOT, 'dist/topology/runtime/librdkafka/native.js'))
+  ? (await import('../dist/topology/runtime/librdkafka/native.js')).rdkafka !== undefined
+  : false;
+const DEFAULT_CLIENTS = librdkafkaInstalled ? CLIENTS : ['kafkajs'];
 
 const HELP = `usage: npm run bench [-- options]        (node bench/run.mjs [options]; build first: npm run build)
 
@@ -29,20 +35,24 @@ Measures every figure of issue 11 against its baseline in the same run and print
            the "flat" goal)
   startup  replay of a one-line file vs bare \`node -e 0\` (10 of each, interleaved)
   memory   heap per active run: 100k live runs of 2 calls, 20k of 30 (history full)
-  kafka    bench/runtime.mjs: loopguard run at-least-once and exactly-once vs a same-client
-           pass-through (throughput, p99 at 1,000 events/s, the first 2 s of that traffic
-           after start apart), restore of 100k keys (~6 min); uses
+  kafka    bench/runtime.mjs, once per Kafka client (--clients): loopguard run at-least-once
+           and exactly-once vs a same-client pass-through (throughput of a 300k backlog, CPU
+           per event, p99 at 1,000 events/s, the first 2 s of that traffic after start apart),
+           restore of 100k keys with the first client (~6 min); uses
            KAFKA_BROKERS + SCHEMA_REGISTRY_URL, or starts (and then stops) scripts/stack.mjs
            in LOOPGUARD_STACK_DIR (default .stack; needs java and mvn)
 
 Input streams are generated into bench/data/ when missing: ~9 GB in all, each 1M-event raw
 stream ~2.7 GB; with too little disk the flatness series uses 100-byte args and results, and
-says so. A full run takes about 20 minutes on 2 cores.
+says so. A full run takes about an hour on 2 cores with both Kafka clients (about 20 minutes
+of it is the rest).
 
 options:
   --rounds N      rounds of each interleaved series; figures are medians (default 3; 1 with --quick)
   --quick         small sizes, for a smoke run (20k-event streams, 10k live runs, short Kafka runs)
   --only LIST     some of: ${SECTIONS.join(', ')} (comma-separated)
+  --clients LIST  Kafka clients for the kafka section: ${CLIENTS.join(', ')} (comma-separated;
+                  default both when @confluentinc/kafka-javascript is installed, else kafkajs)
   --json          print the rows as JSON instead of the table
   -h, --help      show this text`;
 
@@ -60,6 +70,7 @@ function options(argv) {
         quick: { type: 'boolean', default: false },
         only: { type: 'string' },
         json: { type: 'boolean', default: false },
+        clients: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -72,7 +83,12 @@ function options(argv) {
   const only = values.only === undefined ? SECTIONS : values.only.split(',').map((s) => s.trim());
   const unknown = only.filter((s) => !SECTIONS.includes(s));
   if (unknown.length > 0) throw new UsageError(`--only takes ${SECTIONS.join(', ')} (got ${unknown.join(', ')})`);
-  return { rounds, quick: values.quick, only: new Set(only), json: values.json };
+  const clients = values.clients === undefined ? DEFAULT_CLIENTS : values.clients.split(',').map((s) => s.trim());
+  const badClient = clients.filter((c) => !CLIENTS.includes(c));
+  if (badClient.length > 0 || clients.length === 0) throw new UsageError(`--clients takes ${CLIENTS.join(', ')} (got ${values.clients})`);
+  if (clients.includes('librdkafka') && !librdkafkaInstalled)
+    throw new UsageError('--clients librdkafka: @confluentinc/kafka-javascript is not installed (see README, "Kafka client")');
+  return { rounds, quick: values.quick, only: new Set(only), json: values.json, clients };
 }
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
