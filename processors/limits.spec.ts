@@ -109,6 +109,18 @@ describe('event limits', () => {
     const o = parseToolEvent({ type: 'tool_outcome', ts: T0, runId: 'r', toolName: 'exec', args: {}, result: deep });
     expect(o).toMatchObject({ ok: false, reason: expect.stringMatching(/^result: nests deeper than/) });
   });
+  it('hashes arguments and results nested exactly 512 levels deep and refuses 513', () => {
+    const levels = (n: number): unknown => {
+      let v: unknown = [];
+      for (let i = 1; i < n; i++) v = [v];
+      return v;
+    };
+    expect(parseToolEvent(call({ args: levels(512) })).ok).toBe(true);
+    expect(parseToolEvent(call({ args: levels(513) }))).toMatchObject({ ok: false, reason: expect.stringMatching(/^args: nests deeper than 512 levels/) });
+    const outcome = (result: unknown) => parseToolEvent({ type: 'tool_outcome', ts: T0, runId: 'r', toolName: 'exec', args: {}, result });
+    expect(outcome(levels(512)).ok).toBe(true);
+    expect(outcome(levels(513))).toMatchObject({ ok: false, reason: expect.stringMatching(/^result: nests deeper than 512 levels/) });
+  });
   it('reads only declared own fields, never the prototype chain', () => {
     const hostile = JSON.parse(
       '{"type":"bot_message","ts":1,"channel":"c","accountId":"a","conversationId":"x","senderId":"s","receiverId":"r","__proto__":{"eventId":"injected"}}',
