@@ -109,6 +109,35 @@ describe('event limits', () => {
     const o = parseToolEvent({ type: 'tool_outcome', ts: T0, runId: 'r', toolName: 'exec', args: {}, result: deep });
     expect(o).toMatchObject({ ok: false, reason: expect.stringMatching(/^result: nests deeper than/) });
   });
+  it('hashes arguments and results nested exactly 512 levels deep and refuses 513', () => {
+    const levels = (n: number): unknown => {
+      let v: unknown = [];
+      for (let i = 1; i < n; i++) v = [v];
+      return v;
+    };
+    expect(parseToolEvent(call({ args: levels(512) })).ok).toBe(true);
+    expect(parseToolEvent(call({ args: levels(513) }))).toMatchObject({ ok: false, reason: expect.stringMatching(/^args: nests deeper than 512 levels/) });
+    const outcome = (result: unknown) => parseToolEvent({ type: 'tool_outcome', ts: T0, runId: 'r', toolName: 'exec', args: {}, result });
+    expect(outcome(levels(512)).ok).toBe(true);
+    expect(outcome(levels(513))).toMatchObject({ ok: false, reason: expect.stringMatching(/^result: nests deeper than 512 levels/) });
+  });
+  it('counts an outbound send’s result levels like any other tool’s: 512 hashed, 513 refused', () => {
+    // `details` one level under the result; `objects(n)` nests n objects, `leaf` in the innermost.
+    const objects = (n: number, leaf?: string): unknown => {
+      let v: unknown = leaf === undefined ? {} : { a: leaf };
+      for (let i = 1; i < n; i++) v = { a: v };
+      return v;
+    };
+    const outcome = (toolName: string, args: object, details: unknown) => parseToolEvent({ type: 'tool_outcome', ts: T0, runId: 'r', toolName, args, result: { details } });
+    for (const [toolName, args] of [
+      ['message', { action: 'send', to: 'x' }],
+      ['read', {}],
+    ] as const) {
+      expect(outcome(toolName, args, objects(511)).ok, toolName).toBe(true);
+      expect(outcome(toolName, args, objects(511, 'x')).ok, toolName).toBe(true);
+      expect(outcome(toolName, args, objects(512)), toolName).toMatchObject({ ok: false, reason: expect.stringMatching(/^result: nests deeper than 512 levels/) });
+    }
+  });
   it('reads only declared own fields, never the prototype chain', () => {
     const hostile = JSON.parse(
       '{"type":"bot_message","ts":1,"channel":"c","accountId":"a","conversationId":"x","senderId":"s","receiverId":"r","__proto__":{"eventId":"injected"}}',

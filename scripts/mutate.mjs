@@ -202,7 +202,7 @@ function killChild(signal) {
 
 /** The first failing test named in vitest's (uncoloured: NO_COLOR) output. */
 function firstFailure(tail) {
-  const m = tail.match(/FAIL\s+(?:unit\s+)?(\S+\.spec\.ts(?: > [^\n]*)?)/);
+  const m = tail.match(/FAIL\s+(?:\|?unit\|?\s+)?(\S+\.spec\.ts(?: > [^\n]*)?)/);
   return m ? m[1].trim().slice(0, 160) : '';
 }
 

@@ -28,6 +28,25 @@ describe('reusing a call’s args hash for its outcome', () => {
     expect(jsonEqual([1, undefined], [1, undefined], 0)).toBe(false);
   });
 
+  it('takes a null-prototype object as plain, and an instance of a class as not', () => {
+    expect(jsonEqual(Object.assign(Object.create(null) as object, { a: 1 }), { a: 1 }, 0)).toBe(true);
+    expect(jsonEqual({ a: 1 }, Object.assign(Object.create(null) as object, { a: 1 }), 0)).toBe(true);
+    class Args {
+      a = 1;
+    }
+    expect(jsonEqual(new Args(), { a: 1 }, 0)).toBe(false);
+  });
+
+  it('compares values nested 512 levels deep, as deep as canonical JSON goes, and no deeper', () => {
+    const levels = (n: number): unknown => {
+      let v: unknown = [];
+      for (let i = 1; i < n; i++) v = [v];
+      return v;
+    };
+    expect(jsonEqual(levels(512), levels(512), 0)).toBe(true);
+    expect(jsonEqual(levels(513), levels(513), 0)).toBe(false);
+  });
+
   it('hashes an outcome’s args as hashArgs does, whether they match the call’s or not', () => {
     const base = { ts: 1, runId: 'r', toolCallId: 'c1', toolName: 'read' };
     const args = { path: '/a', note: 'x'.repeat(100) };
@@ -69,6 +88,25 @@ describe('ArgsHashMemo', () => {
     expect(memo.take('c', 'read', { a: 2 })).toBeUndefined();
     memo.remember('c', 'read', { a: 1 }, 'h', 10);
     expect(memo.take('c', 'read', { a: 1 })).toBe('h');
+  });
+
+  it('keeps an entry of exactly MEMO_MAX_ENTRY characters, and one of exactly its budget', () => {
+    const memo = new ArgsHashMemo();
+    memo.remember('max', 'read', { a: 1 }, 'h', MEMO_MAX_ENTRY);
+    expect(memo.take('max', 'read', { a: 1 })).toBe('h');
+    const small = new ArgsHashMemo(250);
+    small.remember('c', 'read', { a: 1 }, 'h', 250);
+    expect(small.take('c', 'read', { a: 1 })).toBe('h');
+  });
+
+  it('keeps every entry while they hold exactly the budget, and pushes out the oldest past it', () => {
+    const memo = new ArgsHashMemo(300);
+    memo.remember('c0', 'read', { i: 0 }, 'h0', 100);
+    memo.remember('c1', 'read', { i: 1 }, 'h1', 200);
+    expect([memo.take('c0', 'read', { i: 0 }), memo.take('c1', 'read', { i: 1 })]).toEqual(['h0', 'h1']);
+    memo.remember('c0', 'read', { i: 0 }, 'h0', 100);
+    memo.remember('c1', 'read', { i: 1 }, 'h1', 201);
+    expect([memo.take('c0', 'read', { i: 0 }), memo.take('c1', 'read', { i: 1 })]).toEqual([undefined, 'h1']);
   });
 
   it('holds less once given a smaller budget, pushing out the oldest calls at the next one', () => {

@@ -102,7 +102,7 @@ function plainKeys(obj: object): string[] | undefined {
   if (!inOrder) {
     // An object orders index-like keys numerically whatever the insertion order.
     if (indexLike) return undefined;
-    keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    keys.sort(); // JS string order (UTF-16 code units); keys are distinct, so no ties
   }
   return keys;
 }

@@ -113,6 +113,10 @@ describe('canonical JSON', () => {
   it('sorts keys by JS string order and writes no whitespace', () => {
     expect(canonicalJson({ b: 1, a: [true, null, 'x'], B: { d: 2, c: 1 } })).toBe('{"B":{"c":1,"d":2},"a":[true,null,"x"],"b":1}');
   });
+  it('writes a key named "undefined" like any other', () => {
+    expect(canonicalJson({ undefined: 1 })).toBe('{"undefined":1}');
+    expect(canonicalJson({ a: 2, undefined: 1 })).toBe('{"a":2,"undefined":1}');
+  });
   it('writes undefined as a bare token, so {a: undefined} differs from {}', () => {
     expect(canonicalJson({ a: undefined })).toBe('{"a":undefined}');
     expect(canonicalJson([undefined])).toBe('[undefined]');

@@ -128,7 +128,8 @@ function hashResultObject(toolName: string, args: unknown, action: string | unde
       text,
     });
   }
-  if (isOutboundSend(toolName, args, action)) return hashValue(stripVolatile(details));
+  // `details` sits one level under the result, as in `{details, text}` below: the same depth limit.
+  if (isOutboundSend(toolName, args, action)) return hashValue(stripVolatile(details, 1));
   return hashValue({ details, text });
 }
 
@@ -189,8 +190,10 @@ function isMessageRecord(o: Obj): boolean {
   );
 }
 
-function stripVolatile(value: unknown, depth = 0): unknown {
-  if (depth >= MAX_DEPTH) throw new RangeError(`nests deeper than ${MAX_DEPTH} levels`);
+/** As canonical JSON counts depth: an array or object at depth MAX_DEPTH is too deep, a leaf is not. */
+function stripVolatile(value: unknown, depth: number): unknown {
+  const container = Array.isArray(value) || isPlainObject(value);
+  if (container && depth >= MAX_DEPTH) throw new RangeError(`nests deeper than ${MAX_DEPTH} levels`);
   if (Array.isArray(value)) return value.map((v) => stripVolatile(v, depth + 1));
   if (!isPlainObject(value)) return value;
   const dropId = isMessageRecord(value);

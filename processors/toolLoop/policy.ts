@@ -147,17 +147,19 @@ export function globMatch(pattern: string, name: string): boolean {
   let star = -1;
   let resume = 0;
   while (n < name.length) {
-    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === name[n]) {
-      p++;
-      n++;
-    } else if (p < pattern.length && pattern[p] === '*') {
+    const c = pattern[p]; // undefined past the pattern's end, which matches nothing
+    if (c === '*') {
       star = p++;
       resume = n;
+    } else if (c === name[n]) {
+      p++;
+      n++;
     } else if (star >= 0) {
       p = star + 1;
       n = ++resume;
     } else return false;
   }
-  while (p < pattern.length && pattern[p] === '*') p++;
-  return p === pattern.length;
+  // The name is used up: what is left of the pattern must be stars only.
+  for (; p < pattern.length; p++) if (pattern[p] !== '*') return false;
+  return true;
 }

@@ -115,6 +115,14 @@ describe('Slack', () => {
     expect(fromSlack(envelope({ type: 'reaction_added' }), { accountId: 'T1', botId: 'B0SELF' })).toMatchObject({ reason: 'not_a_message' });
     expect(fromSlack(envelope({ ...human, ts: 'soon' }), { accountId: 'T1' })).toEqual({ kind: 'ignored', reason: 'missing_identity' });
   });
+  it('ignores its own message as self even when it lacks a timestamp', () => {
+    const own = { ...botEvent, bot_id: 'B0SELF', ts: undefined, event_ts: undefined };
+    expect(fromSlack(envelope(own), { accountId: 'T1', botId: 'B0SELF' })).toEqual({ kind: 'ignored', reason: 'self' });
+  });
+  it('reads a numeric ts as seconds, like its string form', () => {
+    const numeric = { ...botEvent, ts: undefined, event_ts: 1700000000.25 };
+    expect(fromSlack(envelope(numeric), { accountId: 'T1', botId: 'B0SELF' })).toMatchObject({ kind: 'bot_message', event: { ts: 1_700_000_000_250 } });
+  });
 });
 
 describe('Matrix', () => {
@@ -289,6 +297,17 @@ describe('Feishu', () => {
     expect(fromFeishu(event('bot', 'ou_self'), ctx)).toEqual({ kind: 'ignored', reason: 'self' });
     expect(fromFeishu(event('app', 'ou_other'), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
     expect(fromFeishu(event('User', 'ou_alice'), ctx)).toEqual({ kind: 'ignored', reason: 'unknown_author' });
+  });
+  it('ignores itself named by its app id, and itself as a user', () => {
+    const byApp = event('bot', 'ou_bot');
+    byApp.event.sender.sender_id = { ...byApp.event.sender.sender_id, app_id: 'cli_self' } as typeof byApp.event.sender.sender_id;
+    expect(fromFeishu(byApp, { accountId: 'default', selfId: 'cli_self' })).toEqual({ kind: 'ignored', reason: 'self' });
+    expect(fromFeishu(event('user', 'ou_self'), ctx)).toEqual({ kind: 'ignored', reason: 'self' });
+  });
+  it('reads a numeric create_time as epoch ms, like its string form', () => {
+    const numeric = event('bot', 'ou_other');
+    (numeric.event.message as { create_time: unknown }).create_time = 1_700_000_000_456;
+    expect(fromFeishu(numeric, ctx)).toMatchObject({ kind: 'bot_message', event: { ts: 1_700_000_000_456 } });
   });
 });
 
