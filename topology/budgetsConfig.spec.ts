@@ -25,6 +25,9 @@ describe('budgets loading', () => {
   it('loads the documented example', () => {
     expect(configFrom(policy(SPEC_EXAMPLE)).toolLoop.policy).toEqual(SPEC_EXAMPLE);
   });
+  it.each([[{ maxCalls: 7 }], [{ maxSeconds: 60 }]])('takes either bound alone: %j', (budgets) => {
+    expect(configFrom(policy({ budgets })).toolLoop.policy.budgets).toEqual(budgets);
+  });
   it.each([
     [policy({ budgets: {} }), 'config loopguard.toolPolicy.budgets: ', 'maxCalls or maxSeconds'],
     [policy({ budgets: null }), 'config loopguard.toolPolicy.budgets: ', ''],
