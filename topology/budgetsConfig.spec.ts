@@ -26,7 +26,7 @@ describe('budgets loading', () => {
     expect(configFrom(policy(SPEC_EXAMPLE)).toolLoop.policy).toEqual(SPEC_EXAMPLE);
   });
   it.each([[{ maxCalls: 7 }], [{ maxSeconds: 60 }]])('takes either bound alone: %j', (budgets) => {
-    expect(configFrom(policy({ budgets })).toolLoop.policy.budgets).toEqual(budgets);
+    expect(configFrom(policy({ budgets })).toolLoop.policy).toEqual({ budgets });
   });
   it.each([
     [policy({ budgets: {} }), 'config loopguard.toolPolicy.budgets: ', 'maxCalls or maxSeconds'],
