@@ -86,6 +86,10 @@ function cpuNote(r, key) {
   return `CPU µs per event: machine ${us(cpu, 'machine')} (${parts}; ${median(cpu.map((c) => c.busyCores))} cores busy) against the pass-through's ${us(pt, 'machine')} (${ptParts}; ${median(pt.map((c) => c.busyCores))} cores busy)`;
 }
 const P99_GOAL = 1.5;
+const GUARANTEES = [
+  ['atLeastOnce', 'at-least-once'],
+  ['exactlyOnce', 'exactly-once'],
+];
 const RESTORE_GOAL_MS = 5000;
 
 /**
@@ -128,13 +132,10 @@ function clientRows(r, client, where) {
     }),
   ];
   const us = (key, k) => median((r.cpu?.[key] ?? []).map((c) => c.usPerEvent[k]).filter((v) => v !== undefined));
-  for (const [key, label] of [
-    ['atLeastOnce', 'at-least-once'],
-    ['exactlyOnce', 'exactly-once'],
-  ]) {
-    // loopguard's own process against the pass-through's (which also reads the outputs).
+  // loopguard's own process against the pass-through's (which also reads the outputs).
+  const ptCpu = us('passThrough', 'bench');
+  for (const [key, label] of GUARANTEES) {
     const stage = us(key, 'stage');
-    const ptCpu = us('passThrough', 'bench');
     if (Number.isFinite(stage) && Number.isFinite(ptCpu))
       rows.push(
         row(`Kafka ${client}: CPU µs per event, loopguard run ${label} (vs the pass-through's process)`, {
@@ -147,10 +148,7 @@ function clientRows(r, client, where) {
         }),
       );
   }
-  for (const [key, label] of [
-    ['atLeastOnce', 'at-least-once'],
-    ['exactlyOnce', 'exactly-once'],
-  ]) {
+  for (const [key, label] of GUARANTEES) {
     const rate = median(r.throughputFromReady[key]);
     rows.push(
       row(`Kafka ${client}: loopguard run ${label}, events/s of a ${r.events.toLocaleString('en-US')} backlog from ready (vs same-client pass-through)`, {
@@ -164,10 +162,7 @@ function clientRows(r, client, where) {
       }),
     );
   }
-  for (const [key, label] of [
-    ['atLeastOnce', 'at-least-once'],
-    ['exactlyOnce', 'exactly-once'],
-  ]) {
+  for (const [key, label] of GUARANTEES) {
     const p99 = median(r.latency[key].map((l) => l.p99));
     const p50 = median(r.latency[key].map((l) => l.p50));
     const after = r.warmSeconds > 0 ? `, after the first ${r.warmSeconds} s` : '';
@@ -187,10 +182,7 @@ function clientRows(r, client, where) {
   // restart's cost is never hidden by the steady figure.
   const cold = (key) => median(r.latency[key].flatMap((l) => (l.cold ? [l.cold.p99] : [])));
   if (r.warmSeconds > 0)
-    for (const [key, label] of [
-      ['atLeastOnce', 'at-least-once'],
-      ['exactlyOnce', 'exactly-once'],
-    ]) {
+    for (const [key, label] of GUARANTEES) {
       const worst = median(r.latency[key].flatMap((l) => (l.cold ? [l.cold.max] : [])));
       rows.push(
         row(`Kafka ${client}: p99 latency in the first ${r.warmSeconds} s of traffic after start, ${label} (vs pass-through)`, {

@@ -48,9 +48,7 @@ type PairIdentity = Pick<BotMessage, 'channel' | 'accountId' | 'conversationId' 
 
 /** The two bots of a message, sorted, so A→B and B→A are one pair. */
 export function botPair(e: Pick<BotMessage, 'senderId' | 'receiverId'>): readonly [string, string] {
-  // Sorted by UTF-16 code units, as `<` compares strings (the key must never change).
-  const [a, b] = [e.senderId, e.receiverId].sort();
-  return [a!, b!];
+  return e.senderId < e.receiverId ? [e.senderId, e.receiverId] : [e.receiverId, e.senderId];
 }
 
 /** A pair of bots in one conversation, direction-free: the Kafka key and the decision key. */

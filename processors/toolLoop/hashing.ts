@@ -192,10 +192,10 @@ function isMessageRecord(o: Obj): boolean {
 
 /** As canonical JSON counts depth: an array or object at depth MAX_DEPTH is too deep, a leaf is not. */
 function stripVolatile(value: unknown, depth: number): unknown {
-  const container = Array.isArray(value) || isPlainObject(value);
-  if (container && depth >= MAX_DEPTH) throw new RangeError(`nests deeper than ${MAX_DEPTH} levels`);
-  if (Array.isArray(value)) return value.map((v) => stripVolatile(v, depth + 1));
-  if (!isPlainObject(value)) return value;
+  const isArray = Array.isArray(value);
+  if (!isArray && !isPlainObject(value)) return value;
+  if (depth >= MAX_DEPTH) throw new RangeError(`nests deeper than ${MAX_DEPTH} levels`);
+  if (isArray) return value.map((v) => stripVolatile(v, depth + 1));
   const dropId = isMessageRecord(value);
   // No prototype: a key named `__proto__` stays a plain key, as it was in the parsed JSON.
   const out: Obj = Object.create(null) as Obj;
