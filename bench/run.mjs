@@ -36,7 +36,8 @@ Measures every figure of issue 11 against its baseline in the same run and print
   startup  replay of a one-line file vs bare \`node -e 0\` (10 of each, interleaved)
   memory   heap per active run: 100k live runs of 2 calls, 20k of 30 (history full)
   kafka    bench/runtime.mjs, once per Kafka client (--clients): loopguard run at-least-once
-           and exactly-once vs a same-client pass-through (throughput of a 300k backlog, CPU
+           and exactly-once, each vs the same client's pass-through of that guarantee (each
+           record in produced to two topics; throughput of a 300k backlog, CPU
            per event, p99 at 1,000 events/s, the first 2 s of that traffic after start apart),
            restore of 100k keys with the first client (~6 min); uses
            KAFKA_BROKERS + SCHEMA_REGISTRY_URL, or starts (and then stops) scripts/stack.mjs

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // One `loopguard run` instance against a real broker and registry, next to a pass-through
-// pipeline (same client: consume → produce, no decoding, no processing) measured in the same
-// run: the ceiling for this client on this machine.
+// pipeline of each guarantee (same client, same port: consume → produce each record to two
+// topics, no decoding, no processing) measured in the same run: the ceiling for this client on
+// this machine. Each loopguard pipeline is compared with the pass-through of its guarantee.
 //
 //   npm run build && npm run stack:up && node bench/runtime.mjs [--events 60000] [--rate 1000] [--seconds 20] [--rounds 1] [--restore-keys 100000] [--json]
 //   ... [--only throughput,latency] [--variant before=bench/data/dist-before] [--node-arg --cpu-prof]
@@ -59,8 +60,10 @@ KAFKA_BROKERS and SCHEMA_REGISTRY_URL, or .stack/env from npm run stack:up)
   --only LIST       some of throughput, latency, restore (comma-separated; default all)
   --variant N=DIR   also run loopguard from DIR/cli/main.js (a copy of dist/ inside this
                     repository), as pipelines "N at-least-once" and "N exactly-once"; repeatable
-  --pipelines LIST  only these pipelines, by key (passThrough, atLeastOnce, exactlyOnce,
-                    atLeastOnce@N, exactlyOnce@N; comma-separated; default all)
+  --pipelines LIST  only these pipelines, by key (passThrough, passThroughEos, atLeastOnce,
+                    exactlyOnce, atLeastOnce@N, exactlyOnce@N; comma-separated; default all).
+                    Each loopguard pipeline is compared with the pass-through of its own
+                    guarantee (exactly-once with passThrough when passThroughEos did not run)
   --node-arg ARG    pass ARG to node for every loopguard process (e.g. --cpu-prof); repeatable
   --client NAME     Kafka client of every pipeline, pass-through included: kafkajs or
                     librdkafka (default kafkajs)
@@ -181,7 +184,7 @@ async function setup(w) {
   const kafka = connectKafka(w.config.settings, log, '-bench');
   const catalog = SchemaCatalog.connect(w.config.settings.schemaRegistry.url);
   const topology = buildTopology(w.config);
-  await kafka.createTopics([...topicSpecs(w.config, topology), { topic: `${w.name}.passthrough`, partitions: PARTITIONS, replicationFactor: 1 }]);
+  await kafka.createTopics([...topicSpecs(w.config, topology), ...passthroughTopics(w).map((topic) => ({ topic, partitions: PARTITIONS, replicationFactor: 1 }))]);
   await catalog.register(w.config.topics.toolEvents, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
   await catalog.register(w.config.topics.verdicts, decisionCodec, COMPATIBILITY.FULL_TRANSITIVE);
   const sender = await kafka.producer();
@@ -272,15 +275,33 @@ function startLoopguard(w, { logs = false, main = 'dist/cli/main.js' } = {}) {
   };
 }
 
-async function startPassthrough(w, kafka) {
-  const c = kafka.groupConsumer(`${w.name}-pt`, { topics: [w.config.topics.toolEvents], fromBeginning: true });
-  const sink = await c.sink();
+/**
+ * The pass-through: issue 31's pipeline on the port loopguard itself uses. Each input record
+ * is produced twice, to two topics (1 in, 2 out), and the input offsets are committed per
+ * batch; no decoding, no processing; as many partitions' batches at once as `loopguard run`
+ * (6). At-least-once: the port's pooled idempotent sink. Exactly-once: one transactional sink
+ * per input partition, as `loopguard run` opens them, each batch one transaction with its
+ * offsets; the reader is read-committed (every reader here is).
+ */
+async function startPassthrough(w, kafka, exactlyOnce = false) {
+  const out = passthroughTopics(w);
+  const group = `${w.name}-pt`;
+  const c = kafka.groupConsumer(group, { topics: [w.config.topics.toolEvents], fromBeginning: true, concurrency: PARTITIONS });
+  const shared = exactlyOnce ? undefined : await c.sink(out);
+  const perPartition = new Map();
+  const sinkFor = (b) => {
+    if (shared !== undefined) return shared;
+    const id = `${group}.${b.topic}.${b.partition}`;
+    if (!perPartition.has(id)) perPartition.set(id, c.transactionalSink(id, out));
+    return perPartition.get(id);
+  };
   await c.run({
     onBatch: async (b) => {
-      const copies = b.records.map((r) => ({ topic: `${w.name}.passthrough`, partition: r.partition, key: r.key, value: r.value }));
-      const out = sink.begin();
-      out.write([copies]);
-      await out.commit({ topic: b.topic, partition: b.partition, nextOffset: b.records.at(-1).offset + 1 });
+      const sink = await sinkFor(b);
+      const copies = b.records.flatMap((r) => out.map((topic) => ({ topic, partition: r.partition, key: r.key, value: r.value })));
+      const batch = sink.begin();
+      batch.write([copies]);
+      await batch.commit({ topic: b.topic, partition: b.partition, nextOffset: b.records.at(-1).offset + 1 });
       return b.records.at(-1).offset;
     },
   });
@@ -438,12 +459,22 @@ async function restore() {
 }
 
 const verdicts = (w) => w.config.topics.verdicts;
-const passthrough = (w) => `${w.name}.passthrough`;
+const passthroughTopics = (w) => [`${w.name}.passthrough`, `${w.name}.passthrough2`];
+const passthrough = (w) => passthroughTopics(w)[0];
 const decisionTs = async (catalog, v) => Number((await catalog.decode(v, decisionCodec)).ts);
 const eventTs = async (catalog, v) => Number((await catalog.decode(v, toolEventCodec)).ts);
 
 const PIPELINES = [
-  { key: 'passThrough', label: 'pt', name: 'pass-through (consume → produce)', start: startPassthrough, output: passthrough, tsOf: eventTs },
+  { key: 'passThrough', label: 'pt', name: 'pass-through, at_least_once', start: (w, kafka) => startPassthrough(w, kafka), output: passthrough, tsOf: eventTs },
+  {
+    key: 'passThroughEos',
+    label: 'pteos',
+    name: 'pass-through, exactly_once',
+    guarantee: 'exactly_once',
+    start: (w, kafka) => startPassthrough(w, kafka, true),
+    output: passthrough,
+    tsOf: eventTs,
+  },
   {
     key: 'atLeastOnce',
     label: 'alo',
@@ -536,21 +567,25 @@ async function main() {
     return;
   }
   const med = (xs) => pct(xs, 50);
-  const pt = med(out.throughput.passThrough ?? []);
-  const ptReady = med(out.throughputFromReady.passThrough ?? []);
   console.log(
     `node ${process.version}, ${PARTITIONS} partitions, ${EVENTS} events backlog, latency at ${RATE} events/s for ${SECONDS} s after ${WARM_SECONDS} s of the same traffic, medians of ${ROUNDS}`,
   );
-  const ptP99 = med((out.latency.passThrough ?? []).map((x) => x.p99));
-  const ptCold = med((out.latency.passThrough ?? []).flatMap((x) => (x.cold ? [x.cold.p99] : [])));
+  // Each pipeline against the pass-through of its own guarantee when that one ran.
+  const baselineOf = (p) => (p.guarantee === 'exactly_once' && out.throughput.passThroughEos ? 'passThroughEos' : 'passThrough');
   for (const p of CHOSEN) {
+    const base = baselineOf(p);
+    const pt = med(out.throughput[base] ?? []);
+    const ptReady = med(out.throughputFromReady[base] ?? []);
+    const ptP99 = med((out.latency[base] ?? []).map((x) => x.p99));
+    const ptCold = med((out.latency[base] ?? []).flatMap((x) => (x.cold ? [x.cold.p99] : [])));
     const rate = med(out.throughput[p.key]);
     const ready = med(out.throughputFromReady[p.key]);
     const l = out.latency[p.key];
     const p99 = med(l.map((x) => x.p99));
     const cold = med(l.flatMap((x) => (x.cold ? [x.cold.p99] : [])));
+    const of = base === 'passThroughEos' ? 'exactly-once pass-through' : 'pass-through';
     console.log(
-      `${p.name.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / pt).toFixed(2)} of pass-through; from ready ${Math.round(ready).toLocaleString('en-US')}, ${(ready / ptReady).toFixed(2)})   latency p50 ${med(l.map((x) => x.p50))} ms, p99 ${p99} ms (${(p99 / ptP99).toFixed(2)}× pass-through)` +
+      `${p.name.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / pt).toFixed(2)} of ${of}; from ready ${Math.round(ready).toLocaleString('en-US')}, ${(ready / ptReady).toFixed(2)})   latency p50 ${med(l.map((x) => x.p50))} ms, p99 ${p99} ms (${(p99 / ptP99).toFixed(2)}× ${of})` +
         (WARM_SECONDS > 0 ? `; first ${WARM_SECONDS} s p99 ${cold} ms (${(cold / ptCold).toFixed(2)}×)` : ''),
     );
   }
