@@ -17,7 +17,7 @@
 // its markers, and the reader's fetch). The clock starts 3 s after the stage is ready, and the
 // first --warm-seconds of traffic are reported apart: in a fresh process V8 has compiled none of
 // the hot code yet and every client request is a first one, and those first seconds alone set
-// the 20 s p99 of loopguard (bench/README.md, tenth round).
+// the 20 s p99 of loopguard (the tenth round, in `git log -p bench/README.md`).
 // Restore: `loopguard run` is started on empty topics and stopped, then restarted (time from
 // spawn to /readyz 200 with nothing to restore: the baseline); --restore-keys runs get one tool
 // call each, it stops, and a fresh one is timed from spawn to /readyz 200 while it restores

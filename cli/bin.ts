@@ -3,7 +3,7 @@
 // (dist/cli/loopguard.cjs, see scripts/bundle-cli.mjs), through V8's code cache, so a start
 // does not parse and compile the same 500 KB again. Node 22 does this itself
 // (module.enableCompileCache); Node 20, which loopguard supports, has only vm.Script's
-// cachedData. Measured in bench/README.md (start-up, fourth round).
+// cachedData. Measured in bench/README.md (start-up; the fourth round, in `git log -p bench/README.md`).
 //
 // The cache (loopguard.cjs.cache, beside the bundle) is written by `npm run build`, and again
 // by any run that finds it missing or refused by V8 (another Node version, other V8 flags), if

@@ -209,7 +209,7 @@ function writeEntries(entries: ReadonlyArray<readonly [string, unknown]>, path: 
 // The fast path again, for hashing: the canonical text's UTF-8 bytes written straight into one
 // reused buffer, which is what SHA-256 reads. Building the text as a string cost a copy of every
 // long string to check it for escapes, the concatenations, flattening them, and the UTF-8
-// conversion inside the hash (bench/README.md, eleventh round). UTF-8 writes '"', '\\' and
+// conversion inside the hash (the eleventh round, in `git log -p bench/README.md`). UTF-8 writes '"', '\\' and
 // U+0000–U+001F as those single bytes and never uses bytes below 0x80 inside a longer sequence,
 // so a string needs JSON's escapes exactly when its bytes hold one of those: then it is written
 // again as JSON.stringify gives it. The same values as writePlain take this path, with the same

@@ -2,7 +2,7 @@
 // that give the same results in linear time and without per-byte allocations; and the consumer's
 // filter of aborted transactions, which let records of aborted transactions through
 // (filterAbortedMessages below). Measured on `loopguard run` at
-// at-least-once (bench/README.md, issue 11), the first two were a quarter of its CPU:
+// at-least-once (issue 11, in `git log -p bench/README.md`), the first two were a quarter of its CPU:
 // - producer/groupMessagesPerPartition copies a partition's array for every message it adds
 //   (`[...current, message]`): quadratic in the records of one partition in one request, and
 //   a ~2,000-record request of one partition allocated ~16 MB of arrays for the collector;
@@ -11,7 +11,7 @@
 // - the record batch (protocol/recordBatch/v0) copies each record on its own into a buffer grown
 //   by doubling, then the whole batch twice more; the Produce request (requests/produce/v3)
 //   spreads every message into a new object and copies each batch three more times, and the
-//   request framing (protocol/request.js) twice more (fourth round, bench/README.md).
+//   request framing (protocol/request.js) twice more (the fourth round, in `git log -p bench/README.md`).
 // kafkajs binds them with `require` when it loads, so they are put in the module cache before
 // it does: the adapter takes kafkajs from `kafkajs` below, required only after that (an `import`
 // would be hoisted above it, here or in a bundle). When kafkajs is another version, or was
