@@ -288,12 +288,12 @@ async function startPassthrough(w, kafka, exactlyOnce = false) {
   const group = `${w.name}-pt`;
   const c = kafka.groupConsumer(group, { topics: [w.config.topics.toolEvents], fromBeginning: true, concurrency: PARTITIONS });
   const shared = exactlyOnce ? undefined : await c.sink(out);
-  const perPartition = new Map();
+  // Exactly-once: each partition's sink opened on its first batch.
+  const transactional = new Map();
   const sinkFor = (b) => {
     if (shared !== undefined) return shared;
-    const id = `${group}.${b.topic}.${b.partition}`;
-    if (!perPartition.has(id)) perPartition.set(id, c.transactionalSink(id, out));
-    return perPartition.get(id);
+    if (!transactional.has(b.partition)) transactional.set(b.partition, c.transactionalSink(`${group}.${b.topic}.${b.partition}`, out));
+    return transactional.get(b.partition);
   };
   await c.run({
     onBatch: async (b) => {
