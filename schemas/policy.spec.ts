@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../processors/kernel/process.js';
-import type { RunState } from '../processors/toolLoop/state.js';
+import { argsKeyOf, type RunState } from '../processors/toolLoop/state.js';
 import { buildTopology } from '../topology/build.js';
 import { configFrom } from '../topology/config.js';
 import { InMemoryDriver } from '../topology/testing/driver.js';
@@ -107,7 +107,7 @@ describe('tool policy in the changelog', () => {
     const entry = codec.fromAvro(codec.type.fromBuffer(v1.toBuffer(old), codec.type.createResolver(v1)));
     const s: RunState = entry.state as RunState;
     expect(entry.offset).toBe(41);
-    expect(s.history).toEqual([{ toolName: 'read', argsHash: 'read:h', toolCallId: 'c1', resultHash: 'r1', unknownToolName: undefined, ts: 0 }]);
+    expect(s.history).toEqual([{ toolName: 'read', argsHash: 'read:h', argsKey: argsKeyOf('read:h'), toolCallId: 'c1', resultHash: 'r1', unknownToolName: undefined, ts: 0 }]);
     expect(s.guard).toEqual({ remaining: 2, window: [{ triple: 'read\u0000read:h\u0000r1', toolCallId: undefined, ts: 0 }] });
     expect(s.aborted).toEqual({ count: 3, toolName: 'read', detector: 'compaction_loop_persisted', evidence: undefined });
     expect(s.blocked).toBeNull();

@@ -8,7 +8,18 @@ import type avro from 'avsc';
 import { lazyType, type ValueCodec } from './avro.js';
 import type { BotEvidence, ConversationState, Cooldown, PairState, ReceiverState, SlowLoopState } from '../processors/botLoop/state.js';
 import { idsFrom, mapIds } from '../processors/kernel/idMemory.js';
-import { DETECTORS, MAX_EVENT_IDS, type Aborted, type Evidence, type RunState, type Spent, type Tally, type ToolRecord, type Verdict } from '../processors/toolLoop/state.js';
+import {
+  DETECTORS,
+  MAX_EVENT_IDS,
+  toolRecord,
+  type Aborted,
+  type Evidence,
+  type RunState,
+  type Spent,
+  type Tally,
+  type ToolRecord,
+  type Verdict,
+} from '../processors/toolLoop/state.js';
 
 /** What the changelog holds per key: the state and the input offset last folded into it. */
 export interface StoreEntry<S = unknown> {
@@ -194,14 +205,7 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
   (a) => ({
     lastTs: a.lastTs,
     agentId: a.agentId,
-    history: a.history.map((h): ToolRecord => ({
-      toolName: h.toolName,
-      argsHash: h.argsHash,
-      toolCallId: orUndefined(h.toolCallId),
-      resultHash: orUndefined(h.resultHash),
-      unknownToolName: orUndefined(h.unknownToolName),
-      ts: h.ts,
-    })),
+    history: a.history.map((h): ToolRecord => toolRecord(h.toolName, h.argsHash, orUndefined(h.toolCallId), orUndefined(h.resultHash), orUndefined(h.unknownToolName), h.ts)),
     guard: a.guard && guardFromAvro(a.guard),
     aborted: a.aborted && abortedFromAvro(a.aborted),
     blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },

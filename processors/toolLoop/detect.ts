@@ -1,6 +1,6 @@
 // Counting over a run's history (docs/behaviour.md §2.4) and the decision order (docs/behaviour.md §2.5).
 import type { ResolvedLoopDetection } from './config.js';
-import { DETECTORS, evidenceOf, type Detector, type Evidence, type ToolRecord } from './state.js';
+import { argsKeyOf, DETECTORS, evidenceOf, hasArgs, type Detector, type Evidence, type ToolRecord } from './state.js';
 
 export interface CallFacts {
   readonly toolName: string;
@@ -33,7 +33,7 @@ interface Counts {
   readonly newestResultHash: string | undefined;
 }
 
-export function countRepeats(history: readonly ToolRecord[], toolName: string, argsHash: string): Counts {
+export function countRepeats(history: readonly ToolRecord[], toolName: string, argsHash: string, argsKey = argsKeyOf(argsHash)): Counts {
   let recentCount = 0;
   let streak = 0;
   let streakHash: string | undefined;
@@ -41,7 +41,7 @@ export function countRepeats(history: readonly ToolRecord[], toolName: string, a
   let newestResultHash: string | undefined;
   for (let i = history.length - 1; i >= 0; i--) {
     const r = history[i]!;
-    if (r.toolName !== toolName || r.argsHash !== argsHash) continue;
+    if (!hasArgs(r, argsKey, argsHash) || r.toolName !== toolName) continue;
     if (recentCount === 0) newestResultHash = r.resultHash;
     recentCount++;
     if (!streakOpen || r.resultHash === undefined) continue;
@@ -76,18 +76,19 @@ export interface PingPong {
 
 const NO_PING_PONG: PingPong = { count: 0, noProgressEvidence: false, pairedToolName: undefined, pairKey: '' };
 
-export function pingPong(history: readonly ToolRecord[], argsHash: string): PingPong {
+export function pingPong(history: readonly ToolRecord[], argsHash: string, argsKey = argsKeyOf(argsHash)): PingPong {
   const last = history[history.length - 1];
   if (last === undefined) return NO_PING_PONG;
   const l = last.argsHash;
-  let other: string | undefined;
+  let otherRecord: ToolRecord | undefined;
   for (let i = history.length - 2; i >= 0; i--) {
-    if (history[i]!.argsHash !== l) {
-      other = history[i]!.argsHash;
+    if (!hasArgs(history[i]!, last.argsKey, l)) {
+      otherRecord = history[i];
       break;
     }
   }
-  if (other === undefined || argsHash !== other) return NO_PING_PONG;
+  if (otherRecord === undefined || !hasArgs(otherRecord, argsKey, argsHash)) return NO_PING_PONG;
+  const other = otherRecord.argsHash;
   let tail = 0;
   let lHash: string | undefined | null = null;
   let oHash: string | undefined | null = null;
@@ -95,7 +96,7 @@ export function pingPong(history: readonly ToolRecord[], argsHash: string): Ping
   for (let i = history.length - 1; i >= 0; i--) {
     const r = history[i]!;
     const lSide = tail % 2 === 0;
-    if (r.argsHash !== (lSide ? l : other)) break;
+    if (!(lSide ? hasArgs(r, last.argsKey, l) : hasArgs(r, otherRecord.argsKey, other))) break;
     tail++;
     if (r.resultHash === undefined) {
       evidence = false;
@@ -115,18 +116,19 @@ export function pingPong(history: readonly ToolRecord[], argsHash: string): Ping
 // ---- evidence (§4.5): the records each count is made of, oldest first ------------------------
 
 /** The records of the no-progress streak. */
-function streakRecords(history: readonly ToolRecord[], toolName: string, argsHash: string): ToolRecord[] {
+function streakRecords(history: readonly ToolRecord[], toolName: string, argsKey: number, argsHash: string): ToolRecord[] {
   const out: ToolRecord[] = [];
   for (let i = history.length - 1; i >= 0; i--) {
     const r = history[i]!;
-    if (r.toolName !== toolName || r.argsHash !== argsHash || r.resultHash === undefined) continue;
+    if (!hasArgs(r, argsKey, argsHash) || r.toolName !== toolName || r.resultHash === undefined) continue;
     if (out.length > 0 && r.resultHash !== out[0]!.resultHash) break;
     out.push(r);
   }
   return out.reverse();
 }
 
-const sameCall = (history: readonly ToolRecord[], toolName: string, argsHash: string) => history.filter((r) => r.toolName === toolName && r.argsHash === argsHash);
+const sameCall = (history: readonly ToolRecord[], toolName: string, argsKey: number, argsHash: string) =>
+  history.filter((r) => hasArgs(r, argsKey, argsHash) && r.toolName === toolName);
 /** The newest `n` records (the unknown-tool streak and the ping-pong tail are contiguous). */
 const newest = (history: readonly ToolRecord[], n: number) => history.slice(history.length - n);
 
@@ -137,8 +139,9 @@ export function detect(history: readonly ToolRecord[], call: CallFacts, cfg: Res
   if (unknown >= cfg.unknownToolThreshold) {
     return { decision: 'block', detector: DETECTORS.unknownToolRepeat, count: unknown, warningKey: '', evidence: evidenceOf(newest(history, unknown)) };
   }
-  const { recentCount, noProgressStreak, newestResultHash } = countRepeats(history, toolName, argsHash);
-  const streak = () => evidenceOf(streakRecords(history, toolName, argsHash));
+  const argsKey = argsKeyOf(argsHash);
+  const { recentCount, noProgressStreak, newestResultHash } = countRepeats(history, toolName, argsHash, argsKey);
+  const streak = () => evidenceOf(streakRecords(history, toolName, argsKey, argsHash));
   if (noProgressStreak >= cfg.globalCircuitBreakerThreshold) {
     return { decision: 'block', detector: DETECTORS.globalCircuitBreaker, count: noProgressStreak, warningKey: '', evidence: streak() };
   }
@@ -150,7 +153,7 @@ export function detect(history: readonly ToolRecord[], call: CallFacts, cfg: Res
   }
   // Warning keys and findings are built only once a rule matches: this runs for every call.
   if (cfg.detectors.pingPong) {
-    const pp = pingPong(history, argsHash);
+    const pp = pingPong(history, argsHash, argsKey);
     if (pp.count >= cfg.warningThreshold || pp.count >= cfg.criticalThreshold) {
       const found = { detector: DETECTORS.pingPong, count: pp.count, pairedToolName: pp.pairedToolName, warningKey: `pingpong|${pp.pairKey}` };
       // The tail is count − 1 records: the current call is not listed.
@@ -167,7 +170,7 @@ export function detect(history: readonly ToolRecord[], call: CallFacts, cfg: Res
         detector: DETECTORS.genericRepeat,
         count: recentCount,
         warningKey: `generic|${toolName}|${argsHash}`,
-        evidence: evidenceOf(sameCall(history, toolName, argsHash)),
+        evidence: evidenceOf(sameCall(history, toolName, argsKey, argsHash)),
       };
   }
   return undefined;

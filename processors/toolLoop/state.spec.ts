@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appendRecord, attachOutcome, callRecord, toolRecord, type ToolRecord } from './state.js';
+import { countRepeats, pingPong } from './detect.js';
+import { appendRecord, argsKeyOf, attachOutcome, callRecord, hasArgs, toolRecord, type ToolRecord } from './state.js';
 
 // A small deterministic generator (no Math.random: a failure must reproduce).
 function lcg(seed: number): () => number {
@@ -43,3 +44,45 @@ describe('history records share the strings of earlier records of the same call'
     }
   });
 });
+
+describe('argsKeyOf', () => {
+  it('gives equal hashes equal keys, and records the key of their own hash', () => {
+    const hashes = ['', 'read:' + '0'.repeat(64), 'read:' + '0'.repeat(63) + '1', 'ﬀ\u{1F600}', '__proto__', 'x'.repeat(10_000)];
+    for (const h of hashes) {
+      expect(argsKeyOf(fresh(h))).toBe(argsKeyOf(h));
+      expect(Number.isInteger(argsKeyOf(h)) && Math.abs(argsKeyOf(h)) < 2 ** 31).toBe(true);
+      expect(toolRecord('read', h, undefined, undefined, undefined, 0).argsKey).toBe(argsKeyOf(h));
+      expect(callRecord([], 'read', h, undefined, 0).argsKey).toBe(argsKeyOf(h));
+    }
+    // Hashes that differ only at their end (what the throughput bench sends) get different keys.
+    expect(argsKeyOf(hashes[1]!)).not.toBe(argsKeyOf(hashes[2]!));
+  });
+
+  it('never decides alone: records whose keys collide are still told apart by their hashes', () => {
+    // Two different strings with one FNV-1a key, found by search; records of one must not count for the other.
+    const [a, b] = collidingPair();
+    expect(a).not.toBe(b);
+    expect(argsKeyOf(a)).toBe(argsKeyOf(b));
+    const history = [callRecord([], 'read', a, 'c1', 0)];
+    expect(attachOutcome(history, toolRecord('read', b, undefined, 'r', undefined, 1), 30)).toHaveLength(2);
+    expect(hasArgs(history[0]!, argsKeyOf(b), b)).toBe(false);
+    expect(hasArgs(history[0]!, argsKeyOf(a), fresh(a))).toBe(true);
+    expect(countRepeats(history, 'read', b).recentCount).toBe(0);
+    expect(countRepeats(history, 'read', fresh(a)).recentCount).toBe(1);
+    const alternating = [...history, callRecord(history, 'read', 'other', 'c2', 1)];
+    expect(pingPong(alternating, b).count).toBe(0);
+    expect(pingPong(alternating, fresh(a)).count).toBe(3);
+  });
+});
+
+/** Two strings with the same argsKeyOf, by a birthday search over short strings. */
+function collidingPair(): [string, string] {
+  const seen = new Map<number, string>();
+  for (let i = 0; ; i++) {
+    const s = `h${i.toString(36)}`;
+    const k = argsKeyOf(s);
+    const other = seen.get(k);
+    if (other !== undefined) return [other, s];
+    seen.set(k, s);
+  }
+}

@@ -23,6 +23,13 @@ export const DETECTOR_NAMES = Object.values(DETECTORS);
 export interface ToolRecord {
   readonly toolName: string;
   readonly argsHash: string;
+  /**
+   * `argsKeyOf(argsHash)`, derived (not stored in the changelog). Scans of the history compare
+   * it first: records with other keys have other arguments, so a scan reads the records and
+   * not their hash strings, which lie all over the heap (a run's 30 records cost 90 cache
+   * misses per call through their strings, the fold's largest cost on a busy partition).
+   */
+  readonly argsKey: number;
   readonly toolCallId?: string | undefined;
   readonly resultHash?: string | undefined;
   readonly unknownToolName?: string | undefined;
@@ -110,7 +117,21 @@ export interface RunState {
   readonly seen: IdView<Verdict | null>;
 }
 
-/** Records always have all six fields, in this order, so every record has one shape. */
+/**
+ * A 32-bit digest of an args hash (FNV-1a over its UTF-16 units): equal hashes have equal keys,
+ * so different keys prove different hashes; equal keys prove nothing, and the strings decide.
+ * Linear in the string, once per record built.
+ */
+export function argsKeyOf(argsHash: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < argsHash.length; i++) h = Math.imul(h ^ argsHash.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+/** Whether `r` was made with these arguments: its key first, the strings only when the keys agree. */
+export const hasArgs = (r: ToolRecord, argsKey: number, argsHash: string): boolean => r.argsKey === argsKey && r.argsHash === argsHash;
+
+/** Records always have all seven fields, in this order, so every record has one shape. */
 export function toolRecord(
   toolName: string,
   argsHash: string,
@@ -119,7 +140,20 @@ export function toolRecord(
   unknownToolName: string | undefined,
   ts: number,
 ): ToolRecord {
-  return { toolName, argsHash, toolCallId, resultHash, unknownToolName, ts };
+  return keyedRecord(toolName, argsHash, argsKeyOf(argsHash), toolCallId, resultHash, unknownToolName, ts);
+}
+
+/** toolRecord with the key of `argsHash` already known (strings shared with an earlier record). */
+function keyedRecord(
+  toolName: string,
+  argsHash: string,
+  argsKey: number,
+  toolCallId: string | undefined,
+  resultHash: string | undefined,
+  unknownToolName: string | undefined,
+  ts: number,
+): ToolRecord {
+  return { toolName, argsHash, argsKey, toolCallId, resultHash, unknownToolName, ts };
 }
 
 export const MAX_WARNING_KEYS = 256;
@@ -163,10 +197,10 @@ const SHARE_LOOKBACK = 8;
  * built from its strings keep one copy per run instead of one per record (strings compare by
  * content, so nothing else changes).
  */
-function sameCall(history: readonly ToolRecord[], toolName: string, argsHash: string): ToolRecord | undefined {
+function sameCall(history: readonly ToolRecord[], toolName: string, argsKey: number, argsHash: string): ToolRecord | undefined {
   for (let i = history.length - 1, end = Math.max(0, history.length - SHARE_LOOKBACK); i >= end; i--) {
     const r = history[i]!;
-    if (r.argsHash === argsHash && r.toolName === toolName) return r;
+    if (hasArgs(r, argsKey, argsHash) && r.toolName === toolName) return r;
   }
   return undefined;
 }
@@ -183,8 +217,11 @@ function sharedResult(history: readonly ToolRecord[], resultHash: string | undef
 
 /** A call's record, sharing the strings of an earlier record of the same call (see sameCall). */
 export function callRecord(history: readonly ToolRecord[], toolName: string, argsHash: string, toolCallId: string | undefined, ts: number): ToolRecord {
-  const same = sameCall(history, toolName, argsHash);
-  return same === undefined ? toolRecord(toolName, argsHash, toolCallId, undefined, undefined, ts) : toolRecord(same.toolName, same.argsHash, toolCallId, undefined, undefined, ts);
+  const argsKey = argsKeyOf(argsHash);
+  const same = sameCall(history, toolName, argsKey, argsHash);
+  return same === undefined
+    ? keyedRecord(toolName, argsHash, argsKey, toolCallId, undefined, undefined, ts)
+    : keyedRecord(same.toolName, same.argsHash, argsKey, toolCallId, undefined, undefined, ts);
 }
 
 export function appendRecord(history: readonly ToolRecord[], record: ToolRecord, historySize: number): readonly ToolRecord[] {
@@ -205,18 +242,18 @@ export function appendRecord(history: readonly ToolRecord[], record: ToolRecord,
 export function attachOutcome(history: readonly ToolRecord[], outcome: ToolRecord, historySize: number): readonly ToolRecord[] {
   for (let i = history.length - 1; i >= 0; i--) {
     const r = history[i]!;
-    if (r.resultHash !== undefined || r.toolName !== outcome.toolName || r.argsHash !== outcome.argsHash) continue;
+    if (r.resultHash !== undefined || !hasArgs(r, outcome.argsKey, outcome.argsHash) || r.toolName !== outcome.toolName) continue;
     if (outcome.toolCallId !== undefined && r.toolCallId !== outcome.toolCallId) continue;
     const next = history.slice();
-    next[i] = toolRecord(r.toolName, r.argsHash, r.toolCallId, sharedResult(history, outcome.resultHash), outcome.unknownToolName, r.ts);
+    next[i] = keyedRecord(r.toolName, r.argsHash, r.argsKey, r.toolCallId, sharedResult(history, outcome.resultHash), outcome.unknownToolName, r.ts);
     return next;
   }
-  const same = sameCall(history, outcome.toolName, outcome.argsHash);
+  const same = sameCall(history, outcome.toolName, outcome.argsKey, outcome.argsHash);
   const resultHash = sharedResult(history, outcome.resultHash);
   const record =
     same === undefined && resultHash === outcome.resultHash
       ? outcome
-      : toolRecord(same?.toolName ?? outcome.toolName, same?.argsHash ?? outcome.argsHash, outcome.toolCallId, resultHash, outcome.unknownToolName, outcome.ts);
+      : keyedRecord(same?.toolName ?? outcome.toolName, same?.argsHash ?? outcome.argsHash, outcome.argsKey, outcome.toolCallId, resultHash, outcome.unknownToolName, outcome.ts);
   return appendRecord(history, record, historySize);
 }
 
