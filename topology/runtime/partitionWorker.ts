@@ -35,8 +35,17 @@ interface Pass {
   readonly touched: ReadonlyMap<string, StoreEntry | undefined>;
 }
 
-/** Records folded before their decisions are handed to the sink, to be sent while the next ones fold. */
-const SLICE_RECORDS = 2_000;
+/**
+ * Records folded before their decisions are handed to the sink, to be sent while the next ones
+ * fold. Each slice encodes every key it changed (see foldSlice), so a slice costs as many state
+ * encodings as keys, however few records each had: at 2,000 a batch of the throughput bench
+ * (about 7,000 records over 333 runs a partition) encoded each run four times to write it once,
+ * and the kafkajs pipeline ran at 35k events/s against 51k at 8,000 (medians of 4 rounds of
+ * bench/runtime.mjs, 300k backlog). The partitions' batches in flight at once keep the sink busy
+ * while one folds; a slice still bounds what a batch holds before sending and how long a fold
+ * keeps the event loop (about 0.2 s at 8,000).
+ */
+const SLICE_RECORDS = 8_000;
 
 export class PartitionWorker {
   /** Input offsets below this are folded silently (a reset to a point in time rebuilds them). */
@@ -52,6 +61,8 @@ export class PartitionWorker {
     maxEventBytes: number,
     private readonly log: Logger,
     private readonly telemetry: Telemetry = NO_TELEMETRY,
+    /** Records per slice (SLICE_RECORDS; tests take fewer, to have slices without 8,000 records). */
+    private readonly sliceRecords = SLICE_RECORDS,
   ) {
     this.ctx = { task, catalog, topics, maxEventBytes, decisionValues: new FramedWriter(), stateValues: new FramedWriter() };
   }
@@ -93,15 +104,15 @@ export class PartitionWorker {
     let held: OutRecord[] = [];
     try {
       // A slice's decisions are sent while the next slice folds.
-      for (let from = 0; from < batch.records.length && batch.isActive(); from += SLICE_RECORDS) {
-        const slice = await this.foldSlice(batch, batch.records.slice(from, from + SLICE_RECORDS));
+      for (let from = 0; from < batch.records.length && batch.isActive(); from += this.sliceRecords) {
+        const slice = await this.foldSlice(batch, batch.records.slice(from, from + this.sliceRecords));
         for (const c of slice.changelog) changelog.set(String(c.key), c);
         for (const f of slice.folded) folded.push(f);
         if (held.length > 0) out.write([held]);
         held = this.outputs(slice.folded);
         // Folding awaits only settled promises, which never lets the event loop read a socket:
         // without a turn of it here, the slice's sends would wait for the whole batch to fold.
-        if (from + SLICE_RECORDS < batch.records.length) await setImmediatePromise();
+        if (from + this.sliceRecords < batch.records.length) await setImmediatePromise();
       }
       last = folded.at(-1)?.[0];
       if (last === undefined) {
