@@ -34,8 +34,6 @@ export type Folded =
       readonly drops: readonly string[];
       readonly trips: readonly Trip[];
       readonly key: string;
-      /** The key's entry before this record. */
-      readonly before: StoreEntry | undefined;
       readonly decisions: readonly Decision[];
       readonly outputs: readonly OutRecord[];
       /** The key's changelog value after this record, when the state was checked. */
@@ -55,11 +53,19 @@ export class Unwritable extends Error {
 const dead = (reason: string, error: string, cause?: unknown): Folded => ({ kind: 'dead', reason, error, cause });
 
 /**
- * Folds `r`; with `checkState`, its key's new changelog value is encoded and checked too.
+ * Each key's entry before the first record of a slice that folded into it: what undoes the
+ * slice. Kept here rather than in each result, which would keep every state a batch went
+ * through alive until its end (and the garbage collector copying them).
+ */
+export type Touched = Map<string, StoreEntry | undefined>;
+
+/**
+ * Folds `r`; with `checkState`, its key's new changelog value is encoded and checked too. A
+ * decided record's key goes into `touched` with its entry before, unless already there.
  * Synchronous once the value's writer schema is known (every record but the first few): a
  * promise per record cost more than the fold of many.
  */
-export function foldRecord(ctx: FoldContext, r: InRecord, checkState: boolean): Folded | Promise<Folded> {
+export function foldRecord(ctx: FoldContext, r: InRecord, checkState: boolean, touched: Touched): Folded | Promise<Folded> {
   const { task, catalog, maxEventBytes } = ctx;
   if (r.value !== null && r.value.length > maxEventBytes) return dead(REASONS.oversized, `value is ${r.value.length} bytes, over the limit of ${maxEventBytes}`);
   let value: Record<string, unknown> | undefined;
@@ -69,9 +75,9 @@ export function foldRecord(ctx: FoldContext, r: InRecord, checkState: boolean): 
     if (e instanceof DecodeError) return dead(e.reason, e.message);
     throw e;
   }
-  if (value !== undefined) return foldDecoded(ctx, r, value, checkState);
+  if (value !== undefined) return foldDecoded(ctx, r, value, checkState, touched);
   return catalog.decode(r.value, task.node.codecs.input).then(
-    (v) => foldDecoded(ctx, r, v, checkState),
+    (v) => foldDecoded(ctx, r, v, checkState, touched),
     (e: unknown) => {
       if (e instanceof DecodeError) return dead(e.reason, e.message);
       throw e;
@@ -79,7 +85,7 @@ export function foldRecord(ctx: FoldContext, r: InRecord, checkState: boolean): 
   );
 }
 
-function foldDecoded(ctx: FoldContext, r: InRecord, value: Record<string, unknown>, checkState: boolean): Folded {
+function foldDecoded(ctx: FoldContext, r: InRecord, value: Record<string, unknown>, checkState: boolean, touched: Touched): Folded {
   const { task } = ctx;
   const parsed = task.node.parse(value);
   if (!parsed.ok) return dead(REASONS.invalid, parsed.reason);
@@ -95,7 +101,8 @@ function foldDecoded(ctx: FoldContext, r: InRecord, value: Record<string, unknow
     if (result.kind === 'invalid') return dead('code' in result ? String(result.code) : REASONS.invalid, result.reason);
     const outputs = result.decisions.map((d) => decisionRecord(ctx, r.partition, d));
     const state = checkState ? changelogValue(ctx, key, task.get(key)!) : undefined;
-    return { kind: 'decided', eventType: String(value.type), drops: result.drops, trips: result.trips, key, before, decisions: result.decisions, outputs, state };
+    if (!touched.has(key)) touched.set(key, before);
+    return { kind: 'decided', eventType: String(value.type), drops: result.drops, trips: result.trips, key, decisions: result.decisions, outputs, state };
   } catch (e) {
     // States are immutable, so putting the previous entry back undoes the fold. The key stays
     // marked changed: the changelog gets its old entry again (or a tombstone for a new key).

@@ -16,10 +16,10 @@ import type { Logger } from '../logger.js';
 import type { PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
 import { deadLetter } from './deadLetter.js';
-import { changelogValue, foldRecord, type FoldContext, type Folded } from './foldRecord.js';
+import { changelogValue, foldRecord, type FoldContext, type Folded, type Touched } from './foldRecord.js';
 import { FramedWriter } from './framedWriter.js';
 import type { Batch, InRecord, OutRecord, Sink } from './port.js';
-import { reportFolded, type FoldedRecords } from './report.js';
+import { BatchReport, type FoldedRecords } from './report.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
 /**
@@ -96,7 +96,8 @@ export class PartitionWorker {
     this.ctx.decisionValues.useSchema(this.catalog.idFor(this.topics.verdicts));
     this.ctx.stateValues.useSchema(this.catalog.idFor(this.changelogTopic));
     const out = sink.begin();
-    const folded: Array<readonly [InRecord, Folded]> = [];
+    // What the batch did, a slice at a time: a slice's results go once its outputs are out.
+    const report = new BatchReport();
     // Each key's latest changelog record: written once per batch, after all its decisions.
     const changelog = new Map<string, OutRecord>();
     let last: InRecord | undefined;
@@ -107,14 +108,14 @@ export class PartitionWorker {
       for (let from = 0; from < batch.records.length && batch.isActive(); from += this.sliceRecords) {
         const slice = await this.foldSlice(batch, batch.records.slice(from, from + this.sliceRecords));
         for (const c of slice.changelog) changelog.set(String(c.key), c);
-        for (const f of slice.folded) folded.push(f);
+        report.add(slice.folded);
+        last = slice.folded.at(-1)?.[0] ?? last;
         if (held.length > 0) out.write([held]);
         held = this.outputs(slice.folded);
         // Folding awaits only settled promises, which never lets the event loop read a socket:
         // without a turn of it here, the slice's sends would wait for the whole batch to fold.
         if (from + this.sliceRecords < batch.records.length) await setImmediatePromise();
       }
-      last = folded.at(-1)?.[0];
       if (last === undefined) {
         await out.abandon();
         return undefined;
@@ -129,9 +130,7 @@ export class PartitionWorker {
     // before a record it would re-read would fold that record from nothing.
     const committed = sink.committedOffset(batch.topic, batch.partition);
     if (committed !== undefined) this.task.compact(committed);
-    reportFolded(folded, this.telemetry, this.log);
-    const now = Date.now();
-    for (const [r] of folded) this.telemetry.latency(Math.max(0, now - r.timestamp) / 1000);
+    report.emit(this.telemetry, this.log, Date.now());
     this.telemetry.batch((performance.now() - started) / 1000);
     this.telemetry.lag(batch.topic, batch.partition, Math.max(0, batch.highWatermark - last.offset - 1));
     return last.offset;
@@ -157,15 +156,12 @@ export class PartitionWorker {
 
   private async foldPass(batch: Batch, records: readonly InRecord[], checkState: boolean): Promise<Pass> {
     const folded: Array<readonly [InRecord, Folded]> = [];
-    const touched = new Map<string, StoreEntry | undefined>();
+    const touched: Touched = new Map();
     for (const r of records) {
       if (!batch.isActive()) break;
-      const folding = foldRecord(this.ctx, r, checkState);
+      const folding = foldRecord(this.ctx, r, checkState, touched);
       const f = folding instanceof Promise ? await folding : folding;
-      if (f.kind === 'decided') {
-        if (!touched.has(f.key)) touched.set(f.key, f.before);
-        if (f.state !== undefined) this.encoded.set(f.key, { entry: this.task.get(f.key)!, value: f.state });
-      }
+      if (f.kind === 'decided' && f.state !== undefined) this.encoded.set(f.key, { entry: this.task.get(f.key)!, value: f.state });
       folded.push([r, f]);
     }
     return { folded, touched };

@@ -24,12 +24,7 @@ describe('what a batch reports', () => {
       if (r.kind !== 'decided') throw new Error(r.kind);
       const record = { topic: 'tools', partition: 0, offset: i, key: null, value: null, timestamp: 0, headers: {} };
       reportFolded(
-        [
-          [
-            record,
-            { kind: 'decided', eventType: 'compaction', drops: r.drops, trips: r.trips, key: r.key, before: r.previous, decisions: r.decisions, outputs: [], state: undefined },
-          ],
-        ],
+        [[record, { kind: 'decided', eventType: 'compaction', drops: r.drops, trips: r.trips, key: r.key, decisions: r.decisions, outputs: [], state: undefined }]],
         telemetry,
         log,
       );
@@ -55,7 +50,6 @@ describe('what a batch reports', () => {
         drops: r.drops,
         trips: r.trips,
         key: r.key,
-        before: r.previous,
         decisions: r.decisions.map((d) => varied(d, i)),
         outputs: [],
         state: undefined,
