@@ -16,10 +16,10 @@ import type { Logger } from '../logger.js';
 import type { PartitionTask, StoreEntry } from '../task.js';
 import type { TopicNames } from '../topology.js';
 import { deadLetter } from './deadLetter.js';
-import { changelogValue, foldRecord, type FoldContext, type Folded, type Touched } from './foldRecord.js';
+import { changelogValue, foldRecord, type FoldContext, type Touched } from './foldRecord.js';
 import { FramedWriter } from './framedWriter.js';
 import type { Batch, InRecord, OutRecord, Sink } from './port.js';
-import { BatchReport, type FoldedRecords } from './report.js';
+import { SliceReport } from './report.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
 /**
@@ -29,10 +29,18 @@ import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 export const EMIT_FROM_KEY = '__loopguard.emit-from';
 export const EMIT_FROM_HEADER = 'loopguard.emit-from';
 
-/** One fold of a batch's records: each record's outcome, and each key's entry before the batch. */
+/**
+ * One fold of a slice's records: what they write and what they report, and each key's entry
+ * before the slice. Their results are not kept: a batch would hold every decision it made
+ * until its end, and the garbage collector would copy them meanwhile.
+ */
 interface Pass {
-  readonly folded: FoldedRecords;
+  readonly report: SliceReport;
+  /** Decisions and dead letters, in record order. */
+  readonly outputs: OutRecord[];
   readonly touched: ReadonlyMap<string, StoreEntry | undefined>;
+  /** The last record folded (undefined: none, the batch stopped first). */
+  readonly last: InRecord | undefined;
 }
 
 /**
@@ -96,8 +104,8 @@ export class PartitionWorker {
     this.ctx.decisionValues.useSchema(this.catalog.idFor(this.topics.verdicts));
     this.ctx.stateValues.useSchema(this.catalog.idFor(this.changelogTopic));
     const out = sink.begin();
-    // What the batch did, a slice at a time: a slice's results go once its outputs are out.
-    const report = new BatchReport();
+    // What the batch did, a report per slice, told once the batch is committed.
+    const reports: SliceReport[] = [];
     // Each key's latest changelog record: written once per batch, after all its decisions.
     const changelog = new Map<string, OutRecord>();
     let last: InRecord | undefined;
@@ -108,10 +116,10 @@ export class PartitionWorker {
       for (let from = 0; from < batch.records.length && batch.isActive(); from += this.sliceRecords) {
         const slice = await this.foldSlice(batch, batch.records.slice(from, from + this.sliceRecords));
         for (const c of slice.changelog) changelog.set(String(c.key), c);
-        report.add(slice.folded);
-        last = slice.folded.at(-1)?.[0] ?? last;
+        reports.push(slice.report);
+        last = slice.last ?? last;
         if (held.length > 0) out.write([held]);
-        held = this.outputs(slice.folded);
+        held = slice.outputs;
         // Folding awaits only settled promises, which never lets the event loop read a socket:
         // without a turn of it here, the slice's sends would wait for the whole batch to fold.
         if (from + this.sliceRecords < batch.records.length) await setImmediatePromise();
@@ -130,7 +138,8 @@ export class PartitionWorker {
     // before a record it would re-read would fold that record from nothing.
     const committed = sink.committedOffset(batch.topic, batch.partition);
     if (committed !== undefined) this.task.compact(committed);
-    report.emit(this.telemetry, this.log, Date.now());
+    const now = Date.now();
+    for (const report of reports) report.emit(this.telemetry, this.log, now);
     this.telemetry.batch((performance.now() - started) / 1000);
     this.telemetry.lag(batch.topic, batch.partition, Math.max(0, batch.highWatermark - last.offset - 1));
     return last.offset;
@@ -141,41 +150,38 @@ export class PartitionWorker {
   // is sent. Should one not be writable, the slice is undone and folded again checking every
   // record's state: only the records that made it so become dead letters. A state unwritable
   // only between two records of one slice is never written, so it fails nothing.
-  private async foldSlice(batch: Batch, records: readonly InRecord[]): Promise<{ folded: FoldedRecords; changelog: OutRecord[] }> {
+  private async foldSlice(batch: Batch, records: readonly InRecord[]): Promise<Pass & { changelog: OutRecord[] }> {
     const first = await this.foldPass(batch, records, false);
     const changelog = this.changelogRecords(batch.partition);
-    if (!changelog.unwritable) return { folded: first.folded, changelog: changelog.records };
+    if (!changelog.unwritable) return { ...first, changelog: changelog.records };
     this.log.warn({ topic: batch.topic, partition: batch.partition }, 'a changed state cannot be written; folding the slice again record by record');
     for (const [key, entry] of first.touched) this.task.restore(key, entry ?? null);
     const again = await this.foldPass(batch, records, true);
     const checked = this.changelogRecords(batch.partition);
     if (checked.unwritable) throw new LoopguardError(ERROR_CODES.internal, 'a state checked record by record is still not writable', { partition: batch.partition });
     // Keys the first pass changed without a record of theirs (sweeps) keep their entries.
-    return { folded: again.folded, changelog: [...changelog.records.filter((c) => !first.touched.has(String(c.key))), ...checked.records] };
+    return { ...again, changelog: [...changelog.records.filter((c) => !first.touched.has(String(c.key))), ...checked.records] };
   }
 
   private async foldPass(batch: Batch, records: readonly InRecord[], checkState: boolean): Promise<Pass> {
-    const folded: Array<readonly [InRecord, Folded]> = [];
+    const report = new SliceReport();
+    const outputs: OutRecord[] = [];
     const touched: Touched = new Map();
+    let last: InRecord | undefined;
     for (const r of records) {
       if (!batch.isActive()) break;
       const folding = foldRecord(this.ctx, r, checkState, touched);
       const f = folding instanceof Promise ? await folding : folding;
       if (f.kind === 'decided' && f.state !== undefined) this.encoded.set(f.key, { entry: this.task.get(f.key)!, value: f.state });
-      folded.push([r, f]);
+      report.add(r, f);
+      // Decisions and dead letters; none for records rebuilt after a reset (published the first time).
+      if (r.offset >= this.emitFrom) {
+        if (f.kind === 'dead') outputs.push(deadLetter(this.topics.deadLetter, r, f.reason, f.error));
+        else if (f.kind === 'decided') for (const o of f.outputs) outputs.push(o);
+      }
+      last = r;
     }
-    return { folded, touched };
-  }
-
-  /** Decisions and dead letters; none for records rebuilt after a reset (published the first time). */
-  private outputs(folded: FoldedRecords): OutRecord[] {
-    const out: OutRecord[] = [];
-    for (const [r, f] of folded) {
-      if (r.offset < this.emitFrom) continue;
-      if (f.kind === 'dead') out.push(deadLetter(this.topics.deadLetter, r, f.reason, f.error));
-      else if (f.kind === 'decided') out.push(...f.outputs);
-    }
-    return out;
+    return { report, outputs, touched, last };
   }
 
   /** The changed keys' changelog records; `unwritable` when some key's entry cannot be sent. */

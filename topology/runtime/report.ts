@@ -8,8 +8,8 @@ import { decisionLabels, type DecisionLabels, type Telemetry } from './telemetry
 
 export type FoldedRecords = ReadonlyArray<readonly [InRecord, Folded]>;
 
-/** A batch's report, gathered a slice at a time, reported once its batch is committed. */
-export class BatchReport {
+/** What a slice of a batch did, gathered record by record, reported once its batch is committed. */
+export class SliceReport {
   private readonly events = new Map<string, number>();
   // Label sets in the order first seen (the order their series appear in), found again by
   // their parts rather than a key string built per decision.
@@ -22,25 +22,23 @@ export class BatchReport {
   /** Each record's timestamp, for its latency once committed. */
   private readonly timestamps: number[] = [];
 
-  /** Counts `folded`; keeps of it only what the report needs (a slice's results can go). */
-  add(folded: FoldedRecords): void {
-    for (const [r, f] of folded) {
-      this.timestamps.push(r.timestamp);
-      switch (f.kind) {
-        case 'dead':
-          this.dead.push([r, f]);
-          break;
-        case 'replayed':
-          break;
-        case 'decided':
-          this.events.set(f.eventType, (this.events.get(f.eventType) ?? 0) + 1);
-          for (const d of f.decisions) this.countDecision(decisionLabels(d));
-          for (const what of f.drops) this.drops.push([r.topic, what]);
-          for (const t of f.trips) this.trips.push([t.what, t.shadow]);
-          break;
-        default:
-          unreachable('folded record', f);
-      }
+  /** Counts `r`'s result; keeps of it only what the report needs (the result itself can go). */
+  add(r: InRecord, f: Folded): void {
+    this.timestamps.push(r.timestamp);
+    switch (f.kind) {
+      case 'dead':
+        this.dead.push([r, f]);
+        break;
+      case 'replayed':
+        break;
+      case 'decided':
+        this.events.set(f.eventType, (this.events.get(f.eventType) ?? 0) + 1);
+        for (const d of f.decisions) this.countDecision(decisionLabels(d));
+        for (const what of f.drops) this.drops.push([r.topic, what]);
+        for (const t of f.trips) this.trips.push([t.what, t.shadow]);
+        break;
+      default:
+        unreachable('folded record', f);
     }
   }
 
@@ -77,7 +75,7 @@ export class BatchReport {
 // Events and decisions are counted per batch and reported once per label set: prom-client
 // hashes the labels of every call, which per record cost more than the counting.
 export function reportFolded(folded: FoldedRecords, telemetry: Telemetry, log: Logger): void {
-  const report = new BatchReport();
-  report.add(folded);
+  const report = new SliceReport();
+  for (const [r, f] of folded) report.add(r, f);
   report.emit(telemetry, log);
 }
