@@ -114,15 +114,17 @@ export class PartitionWorker {
     try {
       // A slice's decisions are sent while the next slice folds.
       for (let from = 0; from < batch.records.length && batch.isActive(); from += this.sliceRecords) {
+        // Folding awaits only settled promises, which never lets the event loop run: without a
+        // turn of it before each slice, what was written before (this batch's earlier slices,
+        // and the batches of the partitions processed beside this one) would reach its socket
+        // only once every batch of a fetch had folded, and the broker and the readers wait.
+        await setImmediatePromise();
         const slice = await this.foldSlice(batch, batch.records.slice(from, from + this.sliceRecords));
         for (const c of slice.changelog) changelog.set(String(c.key), c);
         reports.push(slice.report);
         last = slice.last ?? last;
         if (held.length > 0) out.write([held]);
         held = slice.outputs;
-        // Folding awaits only settled promises, which never lets the event loop read a socket:
-        // without a turn of it here, the slice's sends would wait for the whole batch to fold.
-        if (from + this.sliceRecords < batch.records.length) await setImmediatePromise();
       }
       if (last === undefined) {
         await out.abandon();
