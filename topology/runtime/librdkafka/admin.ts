@@ -9,9 +9,13 @@ import type { RdKafka } from './native.js';
 
 const TIMEOUT_MS = 30_000;
 const TOPIC_ALREADY_EXISTS = 36;
+/** librdkafka's "no broker reached": transport failure, all brokers down, timed out. */
+const UNREACHABLE = [-195, -187, -185];
 
 export class RdAdmin implements AdminOps {
   private client: IAdminClient | undefined;
+  /** Whether a call on the admin client has succeeded yet. */
+  private reached = false;
 
   constructor(
     private readonly rd: RdKafka,
@@ -23,12 +27,31 @@ export class RdAdmin implements AdminOps {
     return this.client;
   }
 
+  /**
+   * A call on the admin client. Until one has succeeded, a failure to reach any broker is said
+   * as kafkajs says it: `cannot connect to Kafka at <brokers>`, naming where we looked.
+   */
+  private call<T = void>(what: string, run: Parameters<typeof call>[1]): Promise<T> {
+    return call<T>(what, run).then(
+      (v) => {
+        this.reached = true;
+        return v;
+      },
+      (e: LoopguardError) => {
+        const code = (e.context as { code?: number }).code ?? 0;
+        if (this.reached || !UNREACHABLE.includes(code)) throw e;
+        const reason = e.message.startsWith(`${what}: `) ? e.message.slice(what.length + 2) : e.message;
+        throw new LoopguardError(ERROR_CODES.kafka, `cannot connect to Kafka at ${String(this.config['bootstrap.servers'])}: ${reason}`, e.context, e.retriable, { cause: e });
+      },
+    );
+  }
+
   private listTopics(): Promise<string[]> {
-    return call('cannot list topics', (cb) => this.admin.listTopics({ timeout: TIMEOUT_MS }, cb));
+    return this.call('cannot list topics', (cb) => this.admin.listTopics({ timeout: TIMEOUT_MS }, cb));
   }
 
   private async partitionsOf(topic: string): Promise<number[]> {
-    const [d] = await call<Array<{ partitions: Array<{ partition: number }> }>>(`cannot describe ${topic}`, (cb) =>
+    const [d] = await this.call<Array<{ partitions: Array<{ partition: number }> }>>(`cannot describe ${topic}`, (cb) =>
       this.admin.describeTopics([topic], { timeout: TIMEOUT_MS }, cb),
     );
     return (d?.partitions ?? []).map((p) => p.partition);
@@ -37,7 +60,7 @@ export class RdAdmin implements AdminOps {
   /** Offsets per partition for one spec (isolation read-committed: LATEST is the last stable offset). */
   private async listOffsets(topic: string, spec: unknown, what: string): Promise<Map<number, number>> {
     const partitions = await this.partitionsOf(topic);
-    const res = await call<Array<{ partition: number; offset: number }>>(what, (cb) =>
+    const res = await this.call<Array<{ partition: number; offset: number }>>(what, (cb) =>
       this.admin.listOffsets(
         partitions.map((partition) => ({ topic, partition, offset: spec as never })),
         { timeout: TIMEOUT_MS, isolationLevel: 1 as never },
@@ -65,7 +88,7 @@ export class RdAdmin implements AdminOps {
     const missing = specs.filter((s) => !existing.has(s.topic));
     const created: string[] = [];
     for (const s of missing) {
-      const made = await call('cannot create topics', (cb) =>
+      const made = await this.call('cannot create topics', (cb) =>
         this.admin.createTopic({ topic: s.topic, num_partitions: s.partitions, replication_factor: s.replicationFactor, config: { ...s.config } }, TIMEOUT_MS, cb),
       ).then(
         () => true,
@@ -84,7 +107,7 @@ export class RdAdmin implements AdminOps {
   private async awaitLeaders(topic: string, partitions: number): Promise<void> {
     const deadline = Date.now() + TIMEOUT_MS;
     for (;;) {
-      const d = await call<Array<{ partitions: Array<{ leader: unknown }> }>>(`cannot describe ${topic}`, (cb) =>
+      const d = await this.call<Array<{ partitions: Array<{ leader: unknown }> }>>(`cannot describe ${topic}`, (cb) =>
         this.admin.describeTopics([topic], { timeout: TIMEOUT_MS }, cb),
       ).catch(() => []);
       const ps = d[0]?.partitions ?? [];
@@ -97,7 +120,7 @@ export class RdAdmin implements AdminOps {
   async deleteTopics(topics: readonly string[]): Promise<void> {
     const existing = new Set(await this.listTopics());
     const doomed = topics.filter((t) => existing.has(t));
-    for (const t of doomed) await call('cannot delete topics', (cb) => this.admin.deleteTopic(t, TIMEOUT_MS, cb));
+    for (const t of doomed) await this.call('cannot delete topics', (cb) => this.admin.deleteTopic(t, TIMEOUT_MS, cb));
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const left = new Set(await this.listTopics());
@@ -108,7 +131,7 @@ export class RdAdmin implements AdminOps {
   }
 
   async groupMembers(groupId: string): Promise<number> {
-    const res = await call<{ groups: Array<{ members: unknown[] }> }>(`cannot describe consumer group ${groupId}`, (cb) =>
+    const res = await this.call<{ groups: Array<{ members: unknown[] }> }>(`cannot describe consumer group ${groupId}`, (cb) =>
       this.admin.describeGroups([groupId], { timeout: TIMEOUT_MS }, cb),
     );
     return res.groups[0]?.members.length ?? 0;
@@ -116,7 +139,7 @@ export class RdAdmin implements AdminOps {
 
   async committedOffsets(groupId: string, topic: string): Promise<Map<number, number>> {
     const partitions = (await this.partitionsOf(topic)).map((partition) => ({ topic, partition }));
-    const res = await call<Array<{ partitions: Array<{ partition: number; offset: number }> }>>(`cannot read the committed offsets of ${groupId}`, (cb) =>
+    const res = await this.call<Array<{ partitions: Array<{ partition: number; offset: number }> }>>(`cannot read the committed offsets of ${groupId}`, (cb) =>
       this.admin.listConsumerGroupOffsets([{ groupId, partitions }], { timeout: TIMEOUT_MS }, cb),
     );
     // librdkafka says -1001 (invalid) where kafkajs and the port say -1: none.
@@ -132,9 +155,9 @@ export class RdAdmin implements AdminOps {
   async setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
     const what = `cannot set the offsets of ${groupId}`;
     const c = new this.rd.KafkaConsumer({ ...this.config, 'group.id': groupId, 'enable.auto.commit': false } as never) as Consumer;
-    await call(what, (cb) => c.connect({ timeout: TIMEOUT_MS }, cb));
+    await this.call(what, (cb) => c.connect({ timeout: TIMEOUT_MS }, cb));
     try {
-      await call(what, (cb) =>
+      await this.call(what, (cb) =>
         c.commitCb(
           [...offsets].map(([partition, offset]) => ({ topic, partition, offset })),
           cb,
@@ -147,7 +170,7 @@ export class RdAdmin implements AdminOps {
 
   /** Best effort: a group that outlives us is only clutter. */
   async deleteGroup(groupId: string): Promise<void> {
-    await call(`cannot delete consumer group ${groupId}`, (cb) => this.admin.deleteGroups([groupId], { timeout: TIMEOUT_MS }, cb)).catch(() => undefined);
+    await this.call(`cannot delete consumer group ${groupId}`, (cb) => this.admin.deleteGroups([groupId], { timeout: TIMEOUT_MS }, cb)).catch(() => undefined);
   }
 
   close(): Promise<void> {
