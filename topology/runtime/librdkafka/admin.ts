@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { IAdminClient } from '@confluentinc/kafka-javascript';
 import { ERROR_CODES, LoopguardError } from '../../errors.js';
 import type { AdminOps, TopicSpec } from '../port.js';
-import { call, disconnectOnce, type Consumer, type RdConfig } from './client.js';
+import { call, disconnectOnce, rdError, type Consumer, type RdConfig } from './client.js';
 import type { RdKafka } from './native.js';
 
 const TIMEOUT_MS = 30_000;
@@ -40,8 +40,7 @@ export class RdAdmin implements AdminOps {
       (e: LoopguardError) => {
         const code = (e.context as { code?: number }).code ?? 0;
         if (this.reached || !UNREACHABLE.includes(code)) throw e;
-        const reason = e.message.startsWith(`${what}: `) ? e.message.slice(what.length + 2) : e.message;
-        throw new LoopguardError(ERROR_CODES.kafka, `cannot connect to Kafka at ${String(this.config['bootstrap.servers'])}: ${reason}`, e.context, e.retriable, { cause: e });
+        throw rdError(`cannot connect to Kafka at ${String(this.config['bootstrap.servers'])}`, e.cause);
       },
     );
   }
