@@ -25,6 +25,8 @@ export interface ToolCallInput extends RunRef {
   readonly args: unknown;
   /** Generated when absent; pass the runner's own id to correlate logs. */
   readonly toolCallId?: string;
+  /** The model turn that asked for this call: calls one turn asked for together share it. */
+  readonly turnId?: string;
 }
 
 export interface RunnerOptions extends ClientOptions {
@@ -85,7 +87,7 @@ export class LoopguardRunner {
     const key = runKeyOf(call);
     const args = this.argsFields(call.toolName, call.args);
     if (args.argsHash !== undefined) this.rememberArgs(`${key}/${toolCallId}`, args.argsHash);
-    const event = { type: 'tool_call', ts: Date.now(), ...this.identity(call), toolCallId, toolName: call.toolName, ...args };
+    const event = { type: 'tool_call', ts: Date.now(), ...this.identity(call), toolCallId, turnId: call.turnId ?? null, toolName: call.toolName, ...args };
     const aborted = this.aborted.get(key);
     if (aborted !== undefined) {
       await this.send(key, event);

@@ -23,6 +23,7 @@ const identity = {
 const call = {
   ...identity,
   toolCallId: f.optional(f.identity()),
+  turnId: f.optional(f.identity('The model turn that asked for the call: calls one turn asked for together share it.')),
   toolName: f.name(),
   args: f.optional(f.json("The call's arguments (JSON text on the wire).")),
   argsHash: f.optional(f.token('Hash of the arguments, when the runner hashes them itself.', MAX_HASH_LENGTH)),
@@ -59,7 +60,15 @@ interface RunIdentity {
 
 /** What the processor folds: identity, tool and hashes; raw arguments and results are gone. */
 export type ToolEvent =
-  | (RunIdentity & { readonly type: 'tool_call'; readonly toolCallId?: string; readonly toolName: string; readonly argsHash: string; readonly action?: string })
+  | (RunIdentity & {
+      readonly type: 'tool_call';
+      readonly toolCallId?: string;
+      /** The model turn that asked for the call (a batch of calls shares it). */
+      readonly turnId?: string;
+      readonly toolName: string;
+      readonly argsHash: string;
+      readonly action?: string;
+    })
   | (RunIdentity & {
       readonly type: 'tool_outcome';
       readonly toolCallId?: string;
@@ -98,6 +107,7 @@ const SESSION_KEY = col('sessionKey');
 const RUN_ID = col('runId');
 const AGENT_ID = col('agentId');
 const TOOL_CALL_ID = col('toolCallId');
+const TURN_ID = col('turnId');
 const TOOL_NAME = col('toolName');
 const ARGS = col('args');
 const ARGS_HASH = col('argsHash');
@@ -176,7 +186,8 @@ function hashed(type: ToolEventType): ToolEvent {
   const action = row[ACTION] as string | undefined;
   if (type === 'tool_call') {
     const argsHash = (row[ARGS_HASH] as string | undefined) ?? callArgsHash(toolCallId, toolName, args);
-    return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, action: actionOf(args, action) };
+    const turnId = row[TURN_ID] as string | undefined;
+    return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, turnId, toolName, argsHash, action: actionOf(args, action) };
   }
   const argsHash = (row[ARGS_HASH] as string | undefined) ?? outcomeArgsHash(toolCallId, toolName, args);
   const result = row[RESULT];
