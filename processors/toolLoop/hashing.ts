@@ -92,7 +92,7 @@ function hashError(error: unknown): OutcomeHash {
  * would hash as `{details: {}, text: ""}` whatever it held, and a result that changes at every
  * call would look the same every time.
  */
-function isGatewayShaped(result: Obj): boolean {
+export function isGatewayShaped(result: Obj): boolean {
   return Object.hasOwn(result, 'details') || Object.hasOwn(result, 'content');
 }
 
