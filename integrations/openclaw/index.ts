@@ -64,7 +64,7 @@ function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
     const warning = guard.appended.get(key);
     guard.appended.delete(key);
     const result = warning === undefined ? event.result : withoutText(event.result, warning);
-    const runner = await guard.connected();
+    const runner = guard.connected();
     await runner.afterToolCall({ ...run, toolName: event.toolName, args: event.params, toolCallId }, { result, error: event.error });
   });
 }
@@ -73,7 +73,7 @@ function registerRunHooks(api: OpenClawPluginApi, guard: Guard): void {
   api.on('after_compaction', async (_event, ctx) => {
     const run = runOf(ctx);
     guard.log.info(`loopguard: session ${run.sessionKey} compacted${run.runId ? ` in run ${run.runId}` : ''}`);
-    if (run.runId) return (await guard.connected()).compacted(run);
+    if (run.runId) return guard.connected().compacted(run);
     guard.compactedSessions.add(run.sessionKey);
   });
   api.on('agent_end', async (event, ctx) => endRun(guard, runOf(ctx, event.runId)));
@@ -87,7 +87,7 @@ function registerRunHooks(api: OpenClawPluginApi, guard: Guard): void {
 async function endRun(guard: Guard, run: RunRef): Promise<void> {
   if (run.runId) guard.runs.delete(run.runId);
   guard.aborted.delete(runKeyOf(run));
-  await (await guard.connected()).runEnded(run);
+  await guard.connected().runEnded(run);
 }
 
 /** Inbound messages, when the operator named the other bots: no list, no hook (nothing to guard). */
