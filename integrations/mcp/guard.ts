@@ -1,9 +1,10 @@
 // loopguard's say on one MCP session's tool calls: asked before each call, told each outcome.
 // Every rule (thresholds, shadow mode, a run ended by loopguard, the failure policy) is the
 // SDK's; this only turns its verdict into what an MCP client reads.
-import type { LoopguardRunner, RunRef, ToolVerdict } from '../../sdk/runner.js';
+import type { LoopguardRunner, ToolVerdict } from '../../sdk/runner.js';
 import type { Logger } from '../../topology/logger.js';
 import { blockedResult, outcomeOfError, outcomeOfResult, withWarning, type ToolResult } from './results.js';
+import type { SessionRuns } from './runs.js';
 
 export interface ToolCallParams {
   readonly name: string;
@@ -12,32 +13,36 @@ export interface ToolCallParams {
 
 export class ToolGuard {
   constructor(
-    private readonly runner: Promise<LoopguardRunner>,
-    readonly run: RunRef,
+    private readonly runner: LoopguardRunner,
+    readonly runs: SessionRuns,
     private readonly log: Logger,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** Runs `call` unless loopguard blocks it; publishes its outcome; adds a warning meant for the model. */
+  /**
+   * Runs `call` unless loopguard blocks it; publishes its outcome; adds a warning meant for
+   * the model. Waits for loopguard at most its `timeoutMs`; the outcome is sent in the background.
+   */
   async call(params: ToolCallParams, call: () => Promise<ToolResult>): Promise<ToolResult> {
-    const runner = await this.runner;
-    const input = { ...this.run, toolName: params.name, args: params.arguments ?? {} };
-    const verdict = await runner.beforeToolCall(input);
+    const input = { ...this.runs.callAt(this.now()), toolName: params.name, args: params.arguments ?? {} };
+    const verdict = await this.runner.beforeToolCall(input);
     this.report(params.name, verdict);
     if (verdict.decision === 'block') return blockedResult(verdict.message ?? `[loopguard] "${params.name}" was not run.`);
     let result: ToolResult;
     try {
       result = await call();
     } catch (e) {
-      await this.publish(runner, { ...input, toolCallId: verdict.toolCallId }, outcomeOfError(e));
+      this.published({ ...input, toolCallId: verdict.toolCallId }, outcomeOfError(e));
       throw e;
     }
-    await this.publish(runner, { ...input, toolCallId: verdict.toolCallId }, outcomeOfResult(result));
+    this.published({ ...input, toolCallId: verdict.toolCallId }, outcomeOfResult(result));
     return verdict.decision === 'warn' && verdict.notify && verdict.message !== null ? withWarning(result, verdict.message) : result;
   }
 
-  private async publish(runner: LoopguardRunner, call: Parameters<LoopguardRunner['afterToolCall']>[0], outcome: Parameters<LoopguardRunner['afterToolCall']>[1]) {
-    // Awaited: the next call of the run must reach loopguard after this outcome, not before it.
-    await runner.afterToolCall(call, outcome).catch((e: unknown) => this.log.warn({ err: e, tool: call.toolName }, 'could not publish the tool outcome'));
+  /** Queued in order: the run's next call reaches loopguard after this outcome. */
+  private published(call: Parameters<LoopguardRunner['afterToolCall']>[0], outcome: Parameters<LoopguardRunner['afterToolCall']>[1]): void {
+    this.runs.touch(this.now());
+    this.runner.afterToolCall(call, outcome).catch((e: unknown) => this.log.warn({ err: e, tool: call.toolName }, 'could not publish the tool outcome'));
   }
 
   private report(tool: string, v: ToolVerdict): void {
@@ -47,8 +52,9 @@ export class ToolGuard {
         { ...at, wouldHave: { decision: v.wouldHave.decision, detector: v.wouldHave.detector, count: v.wouldHave.count } },
         'shadow mode: loopguard would have stopped this call',
       );
-    else if (v.decision === 'block') this.log.warn(at, 'tool call blocked');
+    else if (v.decision === 'block') this.log[v.answeredBy === 'fail-closed' && !this.runner.reachable ? 'debug' : 'warn'](at, 'tool call blocked');
     else if (v.decision === 'warn') this.log.info({ ...at, notify: v.notify }, 'tool call warned');
-    else if (v.answeredBy !== 'loopguard') this.log.warn(at, 'loopguard did not answer: call allowed (fail-open)');
+    // While loopguard is unreachable the runner says so, at a bounded rate: not once per call.
+    else if (v.answeredBy !== 'loopguard') this.log[this.runner.reachable ? 'warn' : 'debug'](at, 'loopguard did not answer: call allowed (fail-open)');
   }
 }
