@@ -79,6 +79,11 @@ export class Guard {
     this.dispatcher = new Lazy(() => LoopguardDispatcher.start({ ...this.clientOptions(), clientId: `${config.clientId}-dispatcher` }), log);
   }
 
+  /** Whether the dispatcher reaches loopguard now (while it does not, it logs the outage itself). */
+  inboundReachable(): boolean {
+    return this.dispatcher.get().reachable;
+  }
+
   /** The shared runner, made on first use. */
   connected(): LoopguardRunner {
     return this.runner.get();

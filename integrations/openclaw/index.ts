@@ -49,7 +49,8 @@ function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
     const v = await guard.beforeToolCall({ ...run, toolName: event.toolName, args: event.params, ...(toolCallId ? { toolCallId } : {}) });
     if (v.wouldHave)
       guard.log.warn(`loopguard [shadow]: would ${v.wouldHave.decision} ${event.toolName} (${v.wouldHave.detector}, count ${v.wouldHave.count}): ${v.wouldHave.message}`);
-    if (v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed')
+    // While loopguard is unreachable the runner says so itself, once and then at a bounded rate.
+    if ((v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed') && guard.connected().reachable)
       guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${event.toolName}: ${v.answeredBy}`);
     if (v.decision === 'block') return { block: true, blockReason: v.message ?? `[loopguard] "${event.toolName}" was blocked.` };
     if (v.decision === 'warn' && v.notify && v.message) guard.warnings.set(`${runKeyOf(run)}/${v.toolCallId}`, v.message);
@@ -99,7 +100,8 @@ function registerDispatchHook(api: OpenClawPluginApi, guard: Guard): void {
     const v = await guard.inbound(m);
     const what = `the message from ${m.senderId} in ${m.channel} ${m.conversationId}`;
     if (v.wouldHave) guard.log.warn(`loopguard [shadow]: would suppress ${what} (${v.wouldHave.reason}) until ${v.wouldHave.cooldownUntil}`);
-    if (v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed') guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${what}: ${v.answeredBy}`);
+    if ((v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed') && guard.inboundReachable())
+      guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${what}: ${v.answeredBy}`);
     if (v.deliver) return undefined;
     guard.log.warn(`loopguard: suppressed ${what}${v.reason ? ` (${v.reason}${v.cooldownUntil === null ? '' : ` until ${v.cooldownUntil}`})` : ''}`);
     return { handled: true };
