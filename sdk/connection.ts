@@ -284,6 +284,7 @@ export class Connection {
           // A definitive answer (credentials, a refused schema): connect() says so.
           this.state = 'closed';
           this.stop.abort();
+          this.nudge(); // the pump sees the end
           this.settleReady(err instanceof LoopguardError ? err : new LoopguardError(ERROR_CODES.kafka, `cannot connect to loopguard: ${err.message}`, {}, false, { cause: err }));
           return;
         }
