@@ -1,5 +1,7 @@
 // The client's side of an outage without any broker: nothing listens on port 1 of loopback, so
 // every connect is refused at once. (With a broker going away and coming back: test/outage.test.ts.)
+import { createServer as httpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LoopguardDispatcher, LoopguardRunner } from './index.js';
 import { backoffMs } from './connection.js';
@@ -58,6 +60,28 @@ describe('a client whose Kafka is unreachable', () => {
 
   it('refuses a bad option at once, naming it', async () => {
     await expect(LoopguardRunner.connect({ ...nowhere, brokers: ['kafka'], failure: 'open' })).rejects.toThrow('kafka.brokers.0: must be host:port, got "kafka"');
+  });
+
+  it('rejects connect() on a definitive refusal: a registry that answers 404 to everything (a wrong URL) is not down', async () => {
+    // A broker port that accepts connections (the client gets no further than the registry) and a registry that refuses.
+    const broker = createServer((s) => s.destroy());
+    const registry = httpServer((_, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error_code":404,"message":"HTTP 404 Not Found"}'));
+    await Promise.all([new Promise<void>((r) => broker.listen(0, '127.0.0.1', r)), new Promise<void>((r) => registry.listen(0, '127.0.0.1', r))]);
+    try {
+      const opts = {
+        brokers: [`127.0.0.1:${(broker.address() as AddressInfo).port}`],
+        schemaRegistryUrl: `http://127.0.0.1:${(registry.address() as AddressInfo).port}/wrong`,
+        failure: 'open' as const,
+        logger: logged().logger,
+      };
+      await expect(LoopguardRunner.connect(opts)).rejects.toMatchObject({
+        retriable: false,
+        message: expect.stringMatching(/^cannot register the schema of loopguard\.tool-events-value: /),
+      });
+    } finally {
+      broker.close();
+      registry.close();
+    }
   });
 
   it('waits between reconnects with capped, jittered backoff', () => {
