@@ -26,6 +26,12 @@ export class DecodeError extends Error {
 
 export const subjectOf = (topic: string) => `${topic}-value`;
 
+/**
+ * A value's Avro body without the wire header: it needs no registry, so a client can encode
+ * (and refuse an invalid value) before it knows the schema's id, and frame it later.
+ */
+export const avroBody = <T>(codec: ValueCodec<T>, value: T): Buffer => codec.type.toBuffer(codec.toAvro(value));
+
 /** The schema id a framed value names; throws a DecodeError for a value that is not framed. */
 function schemaIdOf(buffer: Buffer | null): number {
   if (buffer === null || buffer.length < 5 || buffer[0] !== 0)
@@ -150,6 +156,11 @@ export class SchemaCatalog {
   }
 
   encode<T>(topic: string, codec: ValueCodec<T>, value: T): Buffer {
+    return this.frame(topic, avroBody(codec, value));
+  }
+
+  /** A value's Avro body (from `avroBody`) framed with the id of `topic`'s schema. */
+  frame(topic: string, body: Buffer): Buffer {
     const id = this.idFor(topic);
     let header = this.headers.get(id);
     if (header === undefined) {
@@ -157,7 +168,7 @@ export class SchemaCatalog {
       header.writeUInt32BE(id, 1);
       this.headers.set(id, header);
     }
-    return Buffer.concat([header, codec.type.toBuffer(codec.toAvro(value))]);
+    return Buffer.concat([header, body]);
   }
 
   /** Decodes a wire value into `codec`'s type, resolving from the writer's schema when it differs. */

@@ -8,6 +8,7 @@
 //   node scripts/stack.mjs status
 //   node scripts/stack.mjs supervise   # `up`, then stay as the stack's supervisor (see below)
 //
+// LOOPGUARD_STACK_KAFKA_PORT and LOOPGUARD_STACK_REGISTRY_PORT fix the ports (default: free ones).
 // LOOPGUARD_STACK_DIR moves the stack's folder (default .stack); artifacts stay in the local
 // Maven repository (~/.m2) and in <stack dir>/cache between runs, or in LOOPGUARD_STACK_CACHE,
 // which several stacks may share (each artifact is put in place by an atomic rename).
@@ -97,6 +98,25 @@ function freePort() {
   });
 }
 
+function portIsFree(port) {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.once('error', () => res(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
+  });
+}
+
+// The port named by `variable` (`loopguard start` passes the ones it chose: stable addresses a
+// user writes into a config once), or a free one when it is unset or 0.
+async function chosenPort(variable, what) {
+  const raw = process.env[variable];
+  if (raw === undefined || raw === '' || raw === '0') return freePort();
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`${variable} must be a port number, got ${JSON.stringify(raw)}`);
+  if (!(await portIsFree(port))) fail(`port ${port} for ${what} (${variable}) is taken`);
+  return port;
+}
+
 // Set once a supervisor is stopping its stack: nothing more is started.
 let stopping = false;
 // Set in a supervisor: `up` records it as the stack's owner.
@@ -175,7 +195,8 @@ async function up() {
   const classpath = kafkaClasspath();
   const apicurio = apicurioHome();
 
-  const [kafkaPort, controllerPort, registryPort] = [await freePort(), await freePort(), await freePort()];
+  const [kafkaPort, registryPort] = [await chosenPort('LOOPGUARD_STACK_KAFKA_PORT', 'Kafka'), await chosenPort('LOOPGUARD_STACK_REGISTRY_PORT', 'the registry')];
+  const controllerPort = await freePort();
   const dataDir = join(stackDir, 'kafka-data');
   mkdirSync(dataDir, { recursive: true });
   const props = join(stackDir, 'server.properties');
@@ -317,16 +338,22 @@ async function supervise() {
   await up();
 }
 
-// Fault injection for tests: restart the broker on the same port and data, or freeze and thaw
-// the registry (SIGSTOP/SIGCONT: requests hang, as with a registry that is down, and its
-// in-memory schemas survive).
-async function restartKafka() {
+// Fault injection for tests: stop the broker, start it again on the same port and data (or
+// both: restart), or freeze and thaw the registry (SIGSTOP/SIGCONT: requests hang, as with a
+// registry that is down, and its in-memory schemas survive).
+async function stopKafka() {
   const pid = pidOf('kafka');
   if (pid === null || !alive(pid)) fail('kafka is not running');
   process.kill(-pid, 'SIGTERM');
   const deadline = Date.now() + 60_000;
   while (alive(pid) && Date.now() < deadline) await sleep(100);
   if (alive(pid)) process.kill(-pid, 'SIGKILL');
+  log('kafka stopped');
+}
+
+async function startKafka() {
+  const pid = pidOf('kafka');
+  if (pid !== null && alive(pid)) fail('kafka is running already');
   const classpath = kafkaClasspath();
   const jvm = ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
   const kafka = startDetached('kafka', [...jvm, 'kafka.Kafka', join(stackDir, 'server.properties')]);
@@ -338,7 +365,12 @@ async function restartKafka() {
   );
   const port = Number(env.KAFKA_BROKERS.split(':')[1]);
   await waitUntil('kafka', kafka, async () => (await tcpOpen(port)) && kafkaAnswers(env.KAFKA_BROKERS));
-  log('kafka restarted');
+  log('kafka started');
+}
+
+async function restartKafka() {
+  await stopKafka();
+  await startKafka();
 }
 
 function signalRegistry(signal) {
@@ -352,13 +384,15 @@ const cmd = process.argv[2];
 if (cmd === 'up') await up();
 else if (cmd === 'supervise') await supervise();
 else if (cmd === 'restart-kafka') await restartKafka();
+else if (cmd === 'stop-kafka') await stopKafka();
+else if (cmd === 'start-kafka') await startKafka();
 else if (cmd === 'freeze-registry') signalRegistry('SIGSTOP');
 else if (cmd === 'thaw-registry') signalRegistry('SIGCONT');
 else if (cmd === 'down') await down();
 else if (cmd === 'status') process.exit(status() ? 0 : 1);
 else {
   process.stderr.write(
-    'usage: node scripts/stack.mjs up|down|status|supervise|restart-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n  supervise  up, then stop both when stdin closes or the parent process is gone\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
+    'usage: node scripts/stack.mjs up|down|status|supervise|restart-kafka|stop-kafka|start-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on loopback (free ports, or LOOPGUARD_STACK_KAFKA_PORT / LOOPGUARD_STACK_REGISTRY_PORT), write .stack/env\n  supervise  up, then stop both when stdin closes or the parent process is gone\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, stop-kafka, start-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
   );
   process.exit(cmd === '--help' || cmd === '-h' ? 0 : 2);
 }

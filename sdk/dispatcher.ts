@@ -6,6 +6,7 @@
 // caller stamps it on the bot's reply (`replyHopLimit`; on Matrix, `withBounceLimit`).
 import { randomUUID } from 'node:crypto';
 import { channelEventCodec } from '../schemas/codecs.js';
+import { avroBody } from '../schemas/registry.js';
 import { channelMessageKeyOf, conversationKeyOf, type BotMessage, type ChannelEvent, type HumanMessage } from '../processors/botLoop/events.js';
 import { fromDiscord, fromFeishu, fromGoogleChat, fromMatrix, fromSlack, fromTelegram, type AdapterResult } from '../processors/botLoop/adapters/index.js';
 import type { MatrixContext, ReceiverContext, SlackContext } from '../processors/botLoop/adapters/index.js';
@@ -55,8 +56,26 @@ export class LoopguardDispatcher {
     });
   }
 
+  /** Connects as `LoopguardRunner.connect` does: an unreachable loopguard leaves it answering by policy, reconnecting. */
   static async connect(opts: ClientOptions): Promise<LoopguardDispatcher> {
-    return new LoopguardDispatcher(await Connection.open(opts, [{ topic: 'channelEvents', codec: channelEventCodec }]), opts.failure);
+    const dispatcher = LoopguardDispatcher.start(opts);
+    await dispatcher.ready;
+    return dispatcher;
+  }
+
+  /** A dispatcher that connects in the background, as `LoopguardRunner.start`. */
+  static start(opts: ClientOptions): LoopguardDispatcher {
+    return new LoopguardDispatcher(Connection.start(opts, [{ topic: 'channelEvents', codec: channelEventCodec }]), opts.failure);
+  }
+
+  /** Settles as `connect` does. */
+  get ready(): Promise<void> {
+    return this.conn.ready;
+  }
+
+  /** Whether loopguard can be reached now. */
+  get reachable(): boolean {
+    return this.conn.reachable;
   }
 
   /** A platform's native inbound payload. */
@@ -76,41 +95,38 @@ export class LoopguardDispatcher {
     }
   }
 
-  /** A bot message already in loopguard's form. */
+  /** A bot message already in loopguard's form. Resolves within `timeoutMs` whatever is down. */
   async botMessage(m: BotMessage): Promise<InboundVerdict> {
     const event = { ...m, eventId: m.eventId ?? randomUUID() };
-    const { topic, partition, key, value } = this.record(event);
+    const { topic, key, partitionKey, body } = this.record(event);
     const known = this.cooldowns.answer(event);
     if (known !== undefined) {
-      await this.conn.publish(topic, partition, key, value);
+      this.conn.publish(topic, key, partitionKey, body);
       return known;
     }
-    const d = await this.conn.request(topic, partition, key, value, `${key}/${event.eventId}`);
-    return d === undefined || d.type !== 'bot_decision' ? failureVerdict(this.failure) : inboundVerdictOf(d);
+    const a = await this.conn.request(topic, key, partitionKey, body, `${key}/${event.eventId}`);
+    return a.decision === undefined || a.decision.type !== 'bot_decision' ? failureVerdict(this.failure) : inboundVerdictOf(a.decision);
   }
 
   /**
    * A person's message already in loopguard's form: published (it may end a slow loop or a
-   * cooldown) and delivered; a person is never held up by loopguard, so a failure to publish
-   * is logged, not thrown.
+   * cooldown) and delivered at once; a person is never held up by loopguard.
    */
   async humanMessage(m: HumanMessage): Promise<InboundVerdict> {
     const event = { ...m, eventId: m.eventId ?? randomUUID() };
     this.cooldowns.noticeHuman(event);
-    const { topic, partition, key, value } = this.record(event);
-    await this.conn.publish(topic, partition, key, value).catch((e: unknown) => this.conn.log.warn({ err: (e as Error).message }, 'human_message not published'));
+    const { topic, key, partitionKey, body } = this.record(event);
+    this.conn.publish(topic, key, partitionKey, body);
     return adapterVerdict('human_message');
   }
 
+  /** Sends what is queued (up to 5 s), then disconnects. */
   close(): Promise<void> {
     return this.conn.close();
   }
 
   /** Keyed by pair or conversation; both go to the conversation's partition (§4.6). */
   private record(event: ChannelEvent) {
-    const topic = this.conn.topics.channelEvents;
-    const key = channelMessageKeyOf(event);
-    const partition = this.conn.partitionOf(topic, conversationKeyOf(event));
-    return { topic, partition, key, value: this.conn.catalog.encode(topic, channelEventCodec, event) };
+    return { topic: this.conn.topics.channelEvents, key: channelMessageKeyOf(event), partitionKey: conversationKeyOf(event), body: avroBody(channelEventCodec, event) };
   }
 }

@@ -5,9 +5,10 @@
 // always allowed; what enforce mode would have done comes back as `wouldHave`.
 import { randomUUID } from 'node:crypto';
 import { toolEventCodec } from '../schemas/codecs.js';
+import { avroBody } from '../schemas/registry.js';
 import { runKeyOf } from '../processors/toolLoop/events.js';
 import { actionOf, hashArgs, hashOutcome } from '../processors/toolLoop/hashing.js';
-import { Connection, type ClientOptions, type Decision } from './connection.js';
+import { Connection, type ClientOptions, type Decision, type NoAnswer } from './connection.js';
 import { hashedTransientFlag } from './outcomes.js';
 import { abortedVerdict, abortNoticeOf, toolFailureVerdict, toolVerdictOf, type RunAbortNotice, type ToolVerdict, type ToolWouldHave } from './verdicts.js';
 
@@ -73,8 +74,30 @@ export class LoopguardRunner {
     conn.onDecision((d) => this.noticeAbort(d));
   }
 
+  /**
+   * Connects, and resolves once connected, or once loopguard is known to be unreachable (the
+   * runner then answers by its failure policy and reconnects in the background). Rejects only
+   * on a definitive error: refused credentials, a registry that refuses loopguard's schemas.
+   */
   static async connect(opts: RunnerOptions): Promise<LoopguardRunner> {
-    return new LoopguardRunner(await Connection.open(opts, [{ topic: 'toolEvents', codec: toolEventCodec }]), opts);
+    const runner = LoopguardRunner.start(opts);
+    await runner.ready;
+    return runner;
+  }
+
+  /** A runner that connects in the background: usable at once (answering by policy until connected); `ready` settles as `connect` does. */
+  static start(opts: RunnerOptions): LoopguardRunner {
+    return new LoopguardRunner(Connection.start(opts, [{ topic: 'toolEvents', codec: toolEventCodec }]), opts);
+  }
+
+  /** Settles as `connect` does. */
+  get ready(): Promise<void> {
+    return this.conn.ready;
+  }
+
+  /** Whether loopguard can be reached now. */
+  get reachable(): boolean {
+    return this.conn.reachable;
   }
 
   /** The abort of a run, once loopguard has ended it (compaction loop or escalation); never a shadow one. */
@@ -82,44 +105,48 @@ export class LoopguardRunner {
     return this.aborted.get(runKeyOf(run));
   }
 
+  /** Resolves within `timeoutMs` whatever is down: loopguard's verdict, else the failure policy's. */
   async beforeToolCall(call: ToolCallInput): Promise<ToolVerdict> {
     const toolCallId = call.toolCallId ?? randomUUID();
     const key = runKeyOf(call);
     const args = this.argsFields(call.toolName, call.args);
     if (args.argsHash !== undefined) this.rememberArgs(`${key}/${toolCallId}`, args.argsHash);
-    const event = { type: 'tool_call', ts: Date.now(), ...this.identity(call), toolCallId, turnId: call.turnId ?? null, toolName: call.toolName, ...args };
+    const event = { type: 'tool_call', ts: Date.now(), eventId: randomUUID(), ...this.identity(call), toolCallId, turnId: call.turnId ?? null, toolName: call.toolName, ...args };
     const aborted = this.aborted.get(key);
     if (aborted !== undefined) {
-      await this.send(key, event);
+      this.send(key, event);
       return abortedVerdict(aborted, toolCallId);
     }
-    const topic = this.conn.topics.toolEvents;
-    const d = await this.conn.request(topic, this.conn.partitionOf(topic, key), key, this.conn.catalog.encode(topic, toolEventCodec, event), `${key}/${toolCallId}`);
-    if (d === undefined || d.type !== 'tool_decision') return this.failurePolicy(call.toolName, toolCallId);
-    return toolVerdictOf(d, toolCallId);
+    const a = await this.conn.request(this.conn.topics.toolEvents, key, key, avroBody(toolEventCodec, event), `${key}/${toolCallId}`);
+    if (a.decision === undefined || a.decision.type !== 'tool_decision') return this.failurePolicy(call.toolName, toolCallId, a.failure ?? 'timeout');
+    return toolVerdictOf(a.decision, toolCallId);
   }
 
+  /** Returns at once: the outcome is sent in the background (queued while loopguard is unreachable). */
   async afterToolCall(call: ToolCallInput & { toolCallId: string }, outcome: ToolOutcome): Promise<void> {
     const key = runKeyOf(call);
     const known = this.pendingArgs.get(`${key}/${call.toolCallId}`);
     this.pendingArgs.delete(`${key}/${call.toolCallId}`);
     const args = known !== undefined ? { argsHash: known, action: actionOf(call.args) ?? null } : this.argsFields(call.toolName, call.args);
-    const base = { type: 'tool_outcome', ts: Date.now(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...args };
+    const base = { type: 'tool_outcome', ts: Date.now(), eventId: randomUUID(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...args };
     if (this.opts.sendRaw) return this.send(key, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
     const hashed = hashOutcome({ toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error });
     if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
-    await this.send(key, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined) });
+    this.send(key, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined) });
   }
 
-  compacted(run: RunRef): Promise<void> {
-    return this.send(runKeyOf(run), { type: 'compaction', ts: Date.now(), ...this.identity(run) });
+  /** Returns at once, as `afterToolCall` does. */
+  async compacted(run: RunRef): Promise<void> {
+    this.send(runKeyOf(run), { type: 'compaction', ts: Date.now(), eventId: randomUUID(), ...this.identity(run) });
   }
 
+  /** Returns at once, as `afterToolCall` does. */
   async runEnded(run: RunRef): Promise<void> {
-    await this.send(runKeyOf(run), { type: 'run_end', ts: Date.now(), ...this.identity(run) });
+    this.send(runKeyOf(run), { type: 'run_end', ts: Date.now(), eventId: randomUUID(), ...this.identity(run) });
     this.aborted.delete(runKeyOf(run));
   }
 
+  /** Sends what is queued (up to 5 s), then disconnects. */
   close(): Promise<void> {
     return this.conn.close();
   }
@@ -138,13 +165,13 @@ export class LoopguardRunner {
     this.pendingArgs.set(id, argsHash);
   }
 
-  private send(key: string, event: Record<string, unknown>): Promise<void> {
-    const topic = this.conn.topics.toolEvents;
-    return this.conn.publish(topic, this.conn.partitionOf(topic, key), key, this.conn.catalog.encode(topic, toolEventCodec, event));
+  /** Encoded now (an invalid event throws here, to the caller), sent in the background. */
+  private send(key: string, event: Record<string, unknown>): void {
+    this.conn.publish(this.conn.topics.toolEvents, key, key, avroBody(toolEventCodec, event));
   }
 
-  private failurePolicy(toolName: string, toolCallId: string): ToolVerdict {
-    return toolFailureVerdict(this.opts.failure, toolName, toolCallId, this.conn.timeoutMs);
+  private failurePolicy(toolName: string, toolCallId: string, why: NoAnswer): ToolVerdict {
+    return toolFailureVerdict(this.opts.failure, toolName, toolCallId, this.conn.timeoutMs, why);
   }
 
   private noticeAbort(d: Decision): void {

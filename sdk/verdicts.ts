@@ -98,16 +98,20 @@ export function abortedVerdict(a: RunAbortNotice, toolCallId: string): ToolVerdi
   };
 }
 
+/** Why the failure policy answered: loopguard could not be reached, or it was and did not decide in time. */
+export type NoAnswer = 'unreachable' | 'timeout';
+
 /** The failure policy's answer for a tool call loopguard did not decide within `timeoutMs`. */
-export function toolFailureVerdict(failure: 'open' | 'closed', toolName: string, toolCallId: string, timeoutMs: number): ToolVerdict {
+export function toolFailureVerdict(failure: 'open' | 'closed', toolName: string, toolCallId: string, timeoutMs: number, why: NoAnswer = 'timeout'): ToolVerdict {
   const none = { toolCallId, detector: null, count: null, evidence: null, budget: null, wouldHave: null };
   if (failure === 'open') return { ...none, decision: 'allow', message: null, notify: false, answeredBy: 'fail-open' };
+  const what = why === 'unreachable' ? 'the loop guard could not be reached (its Kafka or schema registry is down)' : `the loop guard did not answer in ${timeoutMs} ms`;
   return {
     ...none,
     decision: 'block',
     notify: true,
     answeredBy: 'fail-closed',
-    message: `[loopguard] "${toolName}" was not run: the loop guard did not answer in ${timeoutMs} ms and this runner fails closed. Try again shortly.`,
+    message: `[loopguard] "${toolName}" was not run: ${what} and this runner fails closed. Try again shortly.`,
   };
 }
 

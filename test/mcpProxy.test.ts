@@ -15,6 +15,7 @@ import {
   type LoggingMessageNotification,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { toolEventCodec } from '../schemas/codecs.js';
 import { collectDecisions, infraEnv, lg, lgOk, ready, session, waitFor, world, type World } from './helpers/harness.js';
@@ -139,6 +140,31 @@ describe('loopguard mcp-proxy', () => {
     const echo = (await client.callTool({ name: 'echo', arguments: { text: 'hi' } })) as CallToolResult;
     expect(echo).toEqual({ isError: true, content: [{ type: 'text', text: expect.stringContaining('block_escalation') }] });
     expect(count.calls('echo')).toBe(0);
+  });
+
+  it('starts a new run after a quiet period, so a session loopguard ended recovers without restarting the client', async () => {
+    const w = world('mcp-quiet', policy, 3, escalation);
+    await started(w);
+    const events = await toolEvents(w);
+    const count = counter();
+    const { client } = await throughProxy(w, count.file, ['--failure', 'closed', '--timeout-ms', '15000', '--new-run-after', '3']);
+    // Blocked at the 6th and 7th: the second block ends the run (§4.2), and every later call of it is blocked.
+    for (let i = 0; i < 7; i++) await read(client);
+    expect(count.calls('read')).toBe(5);
+    const echo = () => client.callTool({ name: 'echo', arguments: { text: 'hi' } }) as Promise<CallToolResult>;
+    expect(await echo()).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('block_escalation') }] });
+    // The quiet period is time itself: nothing else to wait for.
+    await delay(3_200);
+    expect(await echo()).toEqual({ content: [{ type: 'text', text: 'hi' }], structuredContent: { text: 'hi' } });
+    expect(count.calls('echo')).toBe(1);
+    await waitFor(
+      'the ended run and the new one',
+      () => events.some((e) => e.type === 'run_end') && events.filter((e) => e.type === 'tool_call' && e.toolName === 'echo').length === 2,
+    );
+    const [ended] = events.filter((e) => e.type === 'run_end');
+    const [blocked, ran] = events.filter((e) => e.type === 'tool_call' && e.toolName === 'echo');
+    expect(blocked!.runId).toBe(ended!.runId);
+    expect(ran!.runId).not.toBe(ended!.runId);
   });
 
   it('passes other tools, resources, prompts, logging and the server’s own requests through unchanged', async () => {

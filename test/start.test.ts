@@ -5,9 +5,12 @@
 // those starts its own stack (start stops only a stack it started), each in a folder of its
 // own; the Maven artifacts are shared, so nothing is fetched or unpacked twice.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from './helpers/harness.js';
 
@@ -61,17 +64,17 @@ interface Started {
   readonly exited: Promise<number | null>;
 }
 
-/** `loopguard start args`, or `shell` with the start command as $START. */
-function start(dir: string, args: readonly string[] = [], shell?: string): Started {
-  const command = `"${process.execPath}" "${CLI}" start ${args.join(' ')} --console-port 0 --metrics-port 0`;
-  const child = spawn(
-    shell === undefined ? process.execPath : 'sh',
-    shell === undefined ? [CLI, 'start', ...args, '--console-port', '0', '--metrics-port', '0'] : ['-c', shell.replace('$START', command)],
-    {
-      env: { ...baseEnv, LOOPGUARD_STACK_DIR: dir, LOOPGUARD_STACK_CACHE: stackCache, LOG_LEVEL: 'info' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
+/**
+ * `loopguard start args`, or `shell` with the start command as $START. On free ports (several
+ * stacks boot at once), unless `usualPorts`: then on the ones a user gets, 9092 and 8081.
+ */
+function start(dir: string, args: readonly string[] = [], shell?: string, usualPorts = false): Started {
+  const all = [...args, '--console-port', '0', '--metrics-port', '0', ...(usualPorts ? [] : ['--kafka-port', '0', '--registry-port', '0'])];
+  const command = `"${process.execPath}" "${CLI}" start ${all.join(' ')}`;
+  const child = spawn(shell === undefined ? process.execPath : 'sh', shell === undefined ? [CLI, 'start', ...all] : ['-c', shell.replace('$START', command)], {
+    env: { ...baseEnv, LOOPGUARD_STACK_DIR: dir, LOOPGUARD_STACK_CACHE: stackCache, LOG_LEVEL: 'info' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -115,6 +118,40 @@ function total(metrics: string, name: string): number {
     .split('\n')
     .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
     .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+}
+
+/**
+ * The README's Claude Desktop config, as written: its command (`loopguard`, on the PATH as
+ * `npm install -g .` puts it), its arguments and its env, with only the wrapped server after
+ * `--` swapped for the test's counting server. Its env must be what start printed; through it,
+ * the 21st identical call is blocked by loopguard (the starter config's default thresholds).
+ */
+async function throughReadmeConfig(printed: readonly string[]): Promise<void> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('"mcpServers"'))!;
+  const server = (JSON.parse(block) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcpServers.filesystem!;
+  expect(printed.at(-1)).toBe(`in an MCP client's config: "env": ${JSON.stringify(server.env)}`);
+  const bin = mkdtempSync(join(tmpdir(), 'loopguard-bin-'));
+  symlinkSync(CLI, join(bin, server.command));
+  const counted = join(bin, 'count.txt');
+  const args = [...server.args.slice(0, server.args.indexOf('--') + 1), process.execPath, join(ROOT, 'test', 'helpers', 'mcpCountingServer.mjs'), counted];
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args,
+    env: { ...server.env, PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}`, HOME: bin },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'claude-desktop', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+    const results: CallToolResult[] = [];
+    for (let i = 0; i < 21; i++) results.push((await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } })) as CallToolResult);
+    expect(results.slice(0, 20).every((r) => r.isError === undefined)).toBe(true);
+    expect(results[20]).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^\[loopguard generic_repeat\] Blocked: .* 20 times/) }] });
+  } finally {
+    await client.close();
+    rmSync(bin, { recursive: true, force: true });
+  }
 }
 
 describe('loopguard start', () => {
@@ -220,6 +257,44 @@ describe('loopguard start', () => {
       });
     },
     BOOTING_TEST_MS,
+  );
+
+  it(
+    "gives the same addresses every time, and the README's desktop config, pasted as written, works against it",
+    async () => {
+      const dir = stackDir('stable');
+      const addresses = (s: Started) =>
+        s
+          .out()
+          .split('\n')
+          .filter((l) => /^(KAFKA_BROKERS=|SCHEMA_REGISTRY_URL=|in an MCP client's config: )/.test(l));
+      const first = start(dir, [], undefined, true);
+      let printed: string[] = [];
+      await explained(first, async () => {
+        await running(first);
+        printed = addresses(first);
+        expect(printed).toEqual([
+          'KAFKA_BROKERS=127.0.0.1:9092',
+          'SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7',
+          `in an MCP client's config: "env": {"KAFKA_BROKERS":"127.0.0.1:9092","SCHEMA_REGISTRY_URL":"http://127.0.0.1:8081/apis/ccompat/v7"}`,
+        ]);
+        await throughReadmeConfig(printed);
+        const pids = startedBy(first);
+        first.child.kill('SIGINT');
+        expect(await first.exited).toBe(0);
+        await allGone(pids);
+      });
+      const second = start(dir, [], undefined, true);
+      await explained(second, async () => {
+        await running(second);
+        expect(addresses(second)).toEqual(printed);
+        const pids = startedBy(second);
+        second.child.kill('SIGINT');
+        expect(await second.exited).toBe(0);
+        await allGone(pids);
+      });
+    },
+    2 * BOOTING_TEST_MS,
   );
 
   it('reports a running stack no start owns, reuses it, and leaves it alone', async () => {

@@ -2,6 +2,7 @@
 // stdout is the MCP channel: every log line goes to stderr.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
+import { DEFAULT_NEW_RUN_AFTER_MS } from '../../integrations/mcp/runs.js';
 import { configOption, positiveInt } from '../options.js';
 
 const EXAMPLES = `
@@ -23,7 +24,13 @@ interface Opts {
   session?: string;
   agent?: string;
   sendRaw: boolean;
+  newRunAfter: number;
 }
+
+const nonNegativeInt = (v: string, name: string): number => {
+  if (!/^\d+$/.test(v.trim())) throw new InvalidArgumentError(`${name} must be a whole number of seconds (0 or more), got ${JSON.stringify(v)}`);
+  return Number(v);
+};
 
 const nonBlankArg = (name: string) => (v: string) => {
   if (v.trim() === '') throw new InvalidArgumentError(`${name} must not be blank`);
@@ -45,6 +52,12 @@ export function registerMcpProxy(program: Command, ctx: Context): void {
     .option('--session <key>', "the run's session key (default: mcp:<the client's name>)", nonBlankArg('--session'))
     .option('--agent <id>', 'the agent id, for per-agent policy (toolPolicy.agents.<id>)', nonBlankArg('--agent'))
     .option('--send-raw', 'send raw tool arguments and results instead of their hashes', false)
+    .option(
+      '--new-run-after <seconds>',
+      'a tool call after this many seconds without tool calls starts a new run, ending the one before (so a run loopguard ended does not block the rest of the session); 0: one run per session',
+      (v) => nonNegativeInt(v, '--new-run-after'),
+      DEFAULT_NEW_RUN_AFTER_MS / 1000,
+    )
     .showHelpAfterError(false)
     // One `loopguard:` line for a bad option: the host that starts the proxy shows stderr as is.
     .configureOutput({ outputError: (text, write) => write(`loopguard: ${text.replace(/^error: /, '').trim()}\n`) })
@@ -65,6 +78,7 @@ export function registerMcpProxy(program: Command, ctx: Context): void {
         log,
         ...(opts.session !== undefined ? { sessionKey: opts.session } : {}),
         ...(opts.agent !== undefined ? { agentId: opts.agent } : {}),
+        newRunAfterMs: opts.newRunAfter * 1000,
       });
       if (end.failure !== undefined) process.stderr.write(`loopguard: ${end.failure}\n`);
       // The session is over and everything is closed; a socket given up on must not hold the process.

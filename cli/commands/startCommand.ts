@@ -20,6 +20,7 @@ import { packageFile } from '../packageInfo.js';
 import { openPublisher } from '../publish.js';
 import { DemoProgress, demoFeed, type DemoFeed } from '../start/demoFeed.js';
 import { ensureStack } from '../start/embeddedStack.js';
+import { USUAL_PORTS } from '../start/ports.js';
 import { Lifecycle } from '../start/lifecycle.js';
 import { LiveStats } from '../start/liveStats.js';
 import { loggedStatus, terminalStatus, type StatusOutput } from '../start/statusOutput.js';
@@ -31,6 +32,8 @@ interface StartOptions {
   readonly consolePort: number;
   readonly consoleHost: string;
   readonly metricsPort?: number;
+  readonly kafkaPort?: number;
+  readonly registryPort?: number;
   readonly maxEventBytes: number;
 }
 
@@ -49,6 +52,12 @@ export function registerStart(program: Command, ctx: Context): void {
     .option('--console-port <port>', 'port of the console (0: any free port)', portArg('--console-port'), DEFAULT_CONSOLE_PORT)
     .option('--console-host <address>', 'address the console listens on (it has no authentication)', '127.0.0.1')
     .option('--metrics-port <port>', 'port of /metrics, /healthz, /readyz (default: loopguard.http.port; 0: any free port)', portArg('--metrics-port'))
+    .option('--kafka-port <port>', `port of the embedded Kafka (default ${USUAL_PORTS.kafka}, or a free one when that is taken; 0: any free port)`, portArg('--kafka-port'))
+    .option(
+      '--registry-port <port>',
+      `port of the embedded schema registry (default ${USUAL_PORTS.registry}, or a free one when that is taken; 0: any free port)`,
+      portArg('--registry-port'),
+    )
     .option('--max-event-bytes <n>', 'events larger than this go to the dead-letter topic', (v) => Number(v), 1 << 20)
     .action((opts: StartOptions) => start(ctx, opts));
 }
@@ -91,8 +100,12 @@ async function start(ctx: Context, opts: StartOptions): Promise<void> {
     );
     config = await brokerFor(config, opts, out, life, log);
     if (life.signal.aborted) return;
-    out.print(`KAFKA_BROKERS=${config.settings.kafka.brokers.join(',')}`);
-    out.print(`SCHEMA_REGISTRY_URL=${config.settings.schemaRegistry.url}`);
+    const brokers = config.settings.kafka.brokers.join(',');
+    const registry = config.settings.schemaRegistry.url;
+    out.print('runners, dispatchers and `loopguard mcp-proxy` reach it with these two variables (the same addresses every time):');
+    out.print(`KAFKA_BROKERS=${brokers}`);
+    out.print(`SCHEMA_REGISTRY_URL=${registry}`);
+    out.print(`in an MCP client's config: "env": ${JSON.stringify({ KAFKA_BROKERS: brokers, SCHEMA_REGISTRY_URL: registry })}`);
     await runGuard(config, opts, out, life, log);
   } finally {
     await life.stopAll();
@@ -105,8 +118,9 @@ async function brokerFor(config: LoopguardConfig, opts: StartOptions, out: Statu
   if (config.brokersConfigured) return withKafka(config, config.settings.kafka.brokers, config.settings.schemaRegistry.url, opts.metricsPort);
   const dir = embeddedStackDir();
   out.print(`no broker configured: using the embedded Kafka and schema registry in ${dir}`);
-  const stack = await ensureStack(dir, life.signal);
+  const stack = await ensureStack(dir, life.signal, { kafka: opts.kafkaPort, registry: opts.registryPort });
   life.onStop('embedded stack', () => stack.stop());
+  for (const note of stack.notes) out.print(note);
   const down = `LOOPGUARD_STACK_DIR=${dir} node ${packageFile('scripts/stack.mjs')} down`;
   if (stack.started) out.print('embedded stack started; it stops with the guard, however the guard ends');
   else if (stack.leftBehind === null) out.print(`embedded stack already running there, for another loopguard start: reused, and left running`);

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
 import { packageFile } from '../packageInfo.js';
+import { choosePorts } from './ports.js';
 
 export interface EmbeddedStack {
   readonly dir: string;
@@ -19,6 +20,8 @@ export interface EmbeddedStack {
   /** For a reused stack: who runs it, when no running `loopguard start` does (it was left behind). */
   readonly leftBehind: string | null;
   readonly pids: { readonly kafka: number | null; readonly registry: number | null };
+  /** What the user should know about the ports (a usual one was taken). */
+  readonly notes: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -99,7 +102,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function handle(dir: string, env: Record<string, string>, supervisor: ChildProcess | null): EmbeddedStack {
+function handle(dir: string, env: Record<string, string>, supervisor: ChildProcess | null, notes: readonly string[] = []): EmbeddedStack {
   const brokers = env.KAFKA_BROKERS;
   const registryUrl = env.SCHEMA_REGISTRY_URL;
   if (!brokers || !registryUrl) fail(`the embedded stack in ${dir} gave no KAFKA_BROKERS / SCHEMA_REGISTRY_URL`);
@@ -110,6 +113,7 @@ function handle(dir: string, env: Record<string, string>, supervisor: ChildProce
     started: supervisor !== null,
     leftBehind: supervisor === null ? leftBehind(dir) : null,
     pids: { kafka: pidIn(dir, 'kafka'), registry: pidIn(dir, 'registry') },
+    notes,
     stop: supervisor === null ? () => Promise.resolve() : once(() => stopSupervisor(supervisor)),
   };
 }
@@ -133,9 +137,9 @@ async function stopSupervisor(child: ChildProcess): Promise<void> {
  * the supervisor exits first. Detached: a terminal's SIGINT / SIGHUP reach only this process,
  * which then stops the stack in order.
  */
-function superviseStack(dir: string, signal: AbortSignal): Promise<{ child: ChildProcess; env: Record<string, string> | null }> {
+function superviseStack(dir: string, signal: AbortSignal, ports: { kafka: number; registry: number }): Promise<{ child: ChildProcess; env: Record<string, string> | null }> {
   const child = spawn(process.execPath, [packageFile('scripts/stack.mjs'), 'supervise'], {
-    env: { ...process.env, LOOPGUARD_STACK_DIR: dir },
+    env: { ...process.env, LOOPGUARD_STACK_DIR: dir, LOOPGUARD_STACK_KAFKA_PORT: String(ports.kafka), LOOPGUARD_STACK_REGISTRY_PORT: String(ports.registry) },
     stdio: ['pipe', 'pipe', 'inherit'],
     detached: true,
   });
@@ -159,21 +163,35 @@ function superviseStack(dir: string, signal: AbortSignal): Promise<{ child: Chil
   });
 }
 
+/** The port of `host:port` or of a URL's authority. */
+const portOf = (address: string): number => Number(/:(\d+)(?:\/|$)/.exec(address)?.[1]);
+
 /**
- * The stack in `dir`: the running one, or a new one. If `signal` aborts while it starts, what
- * was started is stopped again before this rejects.
+ * The stack in `dir`: the running one, or a new one on the ports chosen (cli/start/ports.ts; a
+ * running one on other ports than the user asked for is an error). If `signal` aborts while it
+ * starts, what was started is stopped again before this rejects.
  */
-export async function ensureStack(dir: string, signal: AbortSignal): Promise<EmbeddedStack> {
+export async function ensureStack(dir: string, signal: AbortSignal, chosen: { kafka?: number; registry?: number } = {}): Promise<EmbeddedStack> {
   if ((await stackScript('status', dir)).code === 0 && existsSync(join(dir, 'env'))) {
-    return handle(dir, envOf(readFileSync(join(dir, 'env'), 'utf8')), null);
+    const running = handle(dir, envOf(readFileSync(join(dir, 'env'), 'utf8')), null);
+    const moved = (['kafka', 'registry'] as const).filter(
+      (k) => chosen[k] !== undefined && chosen[k] !== 0 && chosen[k] !== portOf(k === 'kafka' ? running.brokers : running.registryUrl),
+    );
+    if (moved.length > 0)
+      throw new LoopguardError(
+        ERROR_CODES.usage,
+        `the embedded stack in ${dir} already runs on ${running.brokers} and ${running.registryUrl}, not on the port${moved.length > 1 ? 's' : ''} asked for: stop it first (LOOPGUARD_STACK_DIR=${dir} node ${packageFile('scripts/stack.mjs')} down), or drop ${moved.map((k) => `--${k}-port`).join(' and ')}`,
+      );
+    return running;
   }
   requireJavaAndMaven();
-  const { child, env } = await superviseStack(dir, signal);
+  const ports = await choosePorts(chosen);
+  const { child, env } = await superviseStack(dir, signal, ports);
   if (signal.aborted || env === null) {
     await stopSupervisor(child);
     await stackScript('down', dir);
     if (signal.aborted) throw new LoopguardError(ERROR_CODES.usage, 'interrupted while the embedded Kafka was starting; stopped it again');
     fail(`the embedded Kafka and schema registry did not start (exit ${child.exitCode}; the stack: lines above say why)`);
   }
-  return handle(dir, env!, child);
+  return handle(dir, env!, child, ports.notes);
 }

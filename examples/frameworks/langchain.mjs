@@ -18,3 +18,17 @@ export function coder({ runner, model, agentId = 'coder', onWouldHave }) {
     middleware: [loopguardMiddleware(runner, { agentId, onWouldHave })], // loopguard
   });
 }
+
+/**
+ * LangGraph ends a run after 25 steps unless told otherwise, and each tool call takes three
+ * (loopguard's check before the model, the model, the tool): about 8 calls, before loopguard
+ * has seen a loop. Room for 40 calls, as the other examples give their agents.
+ */
+export const RECURSION_LIMIT = 3 * 40 + 10;
+
+export function answer({ runner, model, chatId, prompt, agentId, onWouldHave }) {
+  return coder({ runner, model, agentId, onWouldHave }).invoke(
+    { messages: [{ role: 'user', content: prompt }] },
+    { configurable: { thread_id: chatId }, recursionLimit: RECURSION_LIMIT },
+  );
+}

@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { PingRequestSchema, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, PingRequestSchema, ResultSchema, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forwardRequest } from './forward.js';
 
@@ -91,5 +91,12 @@ describe('forwardRequest', () => {
     client.setRequestHandler(PingRequestSchema, async (r) => (pings.push(r), {}));
     await client.callTool({ name: 'work', arguments: {} });
     expect(pings).toEqual([]);
+  });
+
+  it("gives the requester a server's JSON-RPC error as the server sent it: its code, data and message, prefixed once", async () => {
+    const client = await throughHop();
+    const error = await client.request({ method: 'prompts/get', params: { name: 'nope' } }, ResultSchema).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({ code: ErrorCode.MethodNotFound, message: 'MCP error -32601: Method not found' });
   });
 });

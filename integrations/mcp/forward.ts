@@ -11,7 +11,7 @@
 // pings the requester once before handing back the result: the ping's answer proves the
 // progress was read and handled.
 import type { Protocol, RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { EmptyResultSchema, ResultSchema, type JSONRPCRequest, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, McpError, ResultSchema, type JSONRPCRequest, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
 
 // Any two SDK endpoints (Client, Server): the proxy only ever sends what it received.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,7 +32,29 @@ const PROGRESS_PING_TIMEOUT_MS = 5_000;
  */
 const NO_TIMEOUT_MS = 2_147_483_647;
 
-/** Sends `request` on `to` and returns its result as received (every field kept). */
+/**
+ * A JSON-RPC error as it is to be answered: the SDK's McpError carries the code and data the
+ * other end sent, but its message is that end's message behind `MCP error <code>: `; answered
+ * as it is, the requester's SDK adds the prefix again. So the message goes back as it was sent.
+ */
+export class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** `e` as the error to answer with: an McpError's code, data and own message; anything else as it is. */
+export function asAnswered(e: unknown): unknown {
+  if (!(e instanceof McpError)) return e;
+  const prefix = `MCP error ${e.code}: `;
+  return new JsonRpcError(e.code, e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message, e.data);
+}
+
+/** Sends `request` on `to` and returns its result as received (every field kept), or rejects with its error as sent. */
 export async function forwardRequest(to: Endpoint, request: Pick<JSONRPCRequest, 'method' | 'params'>, extra: HandlerExtra): Promise<Result> {
   const token = request.params?._meta?.progressToken;
   const options: RequestOptions = { signal: extra.signal, timeout: NO_TIMEOUT_MS };
@@ -43,7 +65,9 @@ export async function forwardRequest(to: Endpoint, request: Pick<JSONRPCRequest,
       progressSent = (progressSent ?? Promise.resolve()).then(send);
     };
   }
-  const result = await to.request({ method: request.method, params: request.params } as Request, ResultSchema, options);
+  const result = await to.request({ method: request.method, params: request.params } as Request, ResultSchema, options).catch((e: unknown) => {
+    throw asAnswered(e);
+  });
   if (progressSent !== undefined) {
     await progressSent;
     // A requester that does not answer pings (against the protocol) costs this wait, nothing more.

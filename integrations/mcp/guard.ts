@@ -3,9 +3,10 @@
 // SDK's; this only turns its verdict into what an MCP client reads, in the shape it asked for
 // (a result, or a task for a task-augmented call, whose outcome is its final result).
 import type { Result } from '@modelcontextprotocol/sdk/types.js';
-import type { LoopguardRunner, RunRef, ToolOutcome, ToolVerdict } from '../../sdk/runner.js';
+import type { LoopguardRunner, ToolOutcome, ToolVerdict } from '../../sdk/runner.js';
 import type { Logger } from '../../topology/logger.js';
 import { blockedResult, outcomeOfError, outcomeOfResult, withWarning, type ToolResult } from './results.js';
+import type { SessionRuns } from './runs.js';
 import { taskOf, TaskBook } from './tasks.js';
 
 export interface ToolCallParams {
@@ -24,9 +25,10 @@ export class ToolGuard {
   private readonly tasks = new TaskBook<Call>();
 
   constructor(
-    private readonly runner: Promise<LoopguardRunner>,
-    readonly run: RunRef,
+    private readonly runner: LoopguardRunner,
+    readonly runs: SessionRuns,
     private readonly log: Logger,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The proxy's answer to a client's request: tool calls and task requests pass here, the rest is forwarded as it came. */
@@ -37,11 +39,13 @@ export class ToolGuard {
     return forward();
   }
 
-  /** Runs `call` unless loopguard blocks it; publishes its outcome; adds a warning meant for the model. */
+  /**
+   * Runs `call` unless loopguard blocks it; publishes its outcome; adds a warning meant for
+   * the model. Waits for loopguard at most its `timeoutMs`; the outcome is sent in the background.
+   */
   async call(params: ToolCallParams, call: () => Promise<ToolResult>): Promise<ToolResult> {
-    const runner = await this.runner;
-    const input = { ...this.run, toolName: params.name, args: params.arguments ?? {} };
-    const verdict = await runner.beforeToolCall(input);
+    const input = { ...this.runs.callAt(this.now()), toolName: params.name, args: params.arguments ?? {} };
+    const verdict = await this.runner.beforeToolCall(input);
     this.report(params.name, verdict);
     if (verdict.decision === 'block') {
       const blocked = blockedResult(verdict.message ?? `[loopguard] "${params.name}" was not run.`);
@@ -53,16 +57,17 @@ export class ToolGuard {
     try {
       result = await call();
     } catch (e) {
-      await this.publish(runner, done, outcomeOfError(e));
+      this.published(done, outcomeOfError(e));
       throw e;
     }
     const task = params.task !== undefined ? taskOf(result) : undefined;
     if (task !== undefined) {
       // The tool's result comes with `tasks/result`: the outcome, and the warning, wait for it.
+      this.runs.touch(this.now());
       this.tasks.started(task.taskId, done, warning);
       return result;
     }
-    await this.publish(runner, done, outcomeOfResult(result));
+    this.published(done, outcomeOfResult(result));
     return warning !== undefined ? withWarning(result, warning) : result;
   }
 
@@ -77,29 +82,30 @@ export class ToolGuard {
     try {
       answer = await forward();
     } catch (e) {
-      if (method === 'tasks/result') await this.settle(taskId, outcomeOfError(e));
+      if (method === 'tasks/result') this.settle(taskId, outcomeOfError(e));
       throw e;
     }
     if (method === 'tasks/result') {
-      const warning = await this.settle(taskId, outcomeOfResult(answer));
+      const warning = this.settle(taskId, outcomeOfResult(answer));
       return warning !== undefined ? withWarning(answer, warning) : answer;
     }
-    if (answer.status === 'failed') await this.settle(taskId, { error: { message: typeof answer.statusMessage === 'string' ? answer.statusMessage : 'the task failed' } });
+    if (answer.status === 'failed') this.settle(taskId, { error: { message: typeof answer.statusMessage === 'string' ? answer.statusMessage : 'the task failed' } });
     if (answer.status === 'cancelled') this.tasks.settle(taskId);
     return answer;
   }
 
   /** Publishes the outcome of the call `taskId` belongs to, once; returns its warning. */
-  private async settle(taskId: string, outcome: ToolOutcome): Promise<string | undefined> {
+  private settle(taskId: string, outcome: ToolOutcome): string | undefined {
     const pending = this.tasks.settle(taskId);
     if (pending === undefined) return undefined;
-    await this.publish(await this.runner, pending.call, outcome);
+    this.published(pending.call, outcome);
     return pending.warning;
   }
 
-  private async publish(runner: LoopguardRunner, call: Call, outcome: ToolOutcome) {
-    // Awaited: the next call of the run must reach loopguard after this outcome, not before it.
-    await runner.afterToolCall(call, outcome).catch((e: unknown) => this.log.warn({ err: e, tool: call.toolName }, 'could not publish the tool outcome'));
+  /** Queued in order: the run's next call reaches loopguard after this outcome. */
+  private published(call: Call, outcome: ToolOutcome): void {
+    this.runs.touch(this.now());
+    this.runner.afterToolCall(call, outcome).catch((e: unknown) => this.log.warn({ err: e, tool: call.toolName }, 'could not publish the tool outcome'));
   }
 
   private report(tool: string, v: ToolVerdict): void {
@@ -109,8 +115,9 @@ export class ToolGuard {
         { ...at, wouldHave: { decision: v.wouldHave.decision, detector: v.wouldHave.detector, count: v.wouldHave.count } },
         'shadow mode: loopguard would have stopped this call',
       );
-    else if (v.decision === 'block') this.log.warn(at, 'tool call blocked');
+    else if (v.decision === 'block') this.log[v.answeredBy === 'fail-closed' && !this.runner.reachable ? 'debug' : 'warn'](at, 'tool call blocked');
     else if (v.decision === 'warn') this.log.info({ ...at, notify: v.notify }, 'tool call warned');
-    else if (v.answeredBy !== 'loopguard') this.log.warn(at, 'loopguard did not answer: call allowed (fail-open)');
+    // While loopguard is unreachable the runner says so, at a bounded rate: not once per call.
+    else if (v.answeredBy !== 'loopguard') this.log[this.runner.reachable ? 'warn' : 'debug'](at, 'loopguard did not answer: call allowed (fail-open)');
   }
 }

@@ -4,10 +4,10 @@ import { sessionKeyOf } from './identity.js';
 import { runnerOptionsOf, upstreamOf } from './options.js';
 
 describe('mcp-proxy options', () => {
-  it('connects as every command does: brokers, registry, TLS/SASL from config and env, topics', () => {
+  it('connects as every command does: brokers, registry, TLS/SASL and the Kafka client from config and env, topics', () => {
     const config = configFrom(
       { loopguard: { kafka: { ssl: true }, topics: { toolEvents: 'team.tool-events' } } },
-      { KAFKA_BROKERS: 'k1:9092,k2:9092', SCHEMA_REGISTRY_URL: 'http://registry:8081', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' },
+      { KAFKA_BROKERS: 'k1:9092,k2:9092', SCHEMA_REGISTRY_URL: 'http://registry:8081', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', LOOPGUARD_KAFKA_CLIENT: 'librdkafka' },
     );
     const opts = runnerOptionsOf(config, { failure: 'closed', timeoutMs: 500, sendRaw: false });
     expect(opts).toMatchObject({
@@ -15,6 +15,7 @@ describe('mcp-proxy options', () => {
       schemaRegistryUrl: 'http://registry:8081',
       ssl: true,
       sasl: { mechanism: 'scram-sha-512', username: 'u', password: 'p' },
+      kafkaClient: 'librdkafka',
       failure: 'closed',
       timeoutMs: 500,
       sendRaw: false,

@@ -25,6 +25,7 @@ export function runnerOptionsOf(
     topics: config.topics,
     ssl: kafka.ssl,
     ...(kafka.sasl !== undefined ? { sasl: kafka.sasl } : {}),
+    kafkaClient: kafka.client,
     clientId: 'loopguard-mcp-proxy',
     failure: opts.failure,
     timeoutMs: opts.timeoutMs,

@@ -2,17 +2,17 @@
 // is forwarded both ways as it came; only `tools/call` is asked of loopguard first (and the task
 // requests that follow a task-augmented one are watched for its result). One proxy
 // process serves one MCP session, which is one loopguard run.
-import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ErrorCode, McpError, type Notification } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type Notification } from '@modelcontextprotocol/sdk/types.js';
 import { LoopguardRunner, type RunnerOptions, type RunRef } from '../../sdk/runner.js';
 import type { Logger } from '../../topology/logger.js';
-import { forwardNotification, forwardRequest, type Endpoint } from './forward.js';
+import { forwardNotification, forwardRequest, JsonRpcError, type Endpoint } from './forward.js';
 import { ToolGuard } from './guard.js';
 import { holdUntilInitialize } from './handshake.js';
 import { sessionKeyOf } from './identity.js';
+import { DEFAULT_NEW_RUN_AFTER_MS, SessionRuns } from './runs.js';
 import { InFlight } from './inFlight.js';
 import { upstreamGoneMessage } from './results.js';
 import { UpstreamTransport, type UpstreamCommand } from './upstream.js';
@@ -25,6 +25,8 @@ export interface McpProxyOptions {
   readonly sessionKey?: string;
   /** The agent whose policy applies (`toolPolicy.agents.<id>`). */
   readonly agentId?: string;
+  /** A call after this long without tool calls starts a new run (runs.ts); 0: one run per session. Default 120 s. */
+  readonly newRunAfterMs?: number;
   readonly log: Logger;
   readonly stdin?: NodeJS.ReadableStream & { pause(): unknown };
   readonly stdout?: NodeJS.WritableStream;
@@ -33,7 +35,11 @@ export interface McpProxyOptions {
 }
 
 export interface ProxyEnd {
-  /** 0 when the client went away; 1 when the server died or loopguard could not be reached. */
+  /**
+   * 0 when the client went away; 1 when the server died, or loopguard refused the proxy for
+   * good (credentials, a schema): never because Kafka or the registry is away, which the
+   * failure policy answers for until they are back.
+   */
   readonly code: 0 | 1;
   /** Why it ended, when that is a failure. */
   readonly failure?: string;
@@ -55,13 +61,15 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
   };
   stdin.once('end', leave);
   opts.signal?.addEventListener('abort', leave, { once: true });
-  const runner = LoopguardRunner.connect({
+  // Connects in the background: calls are answered by the failure policy until it is up, and
+  // whenever Kafka or the registry is away later.
+  const runner = LoopguardRunner.start({
     ...opts.loopguard,
     logger: log,
     onAbort: (a) => log.warn({ runKey: a.runKey, detector: a.detector, tool: a.toolName, count: a.count }, 'loopguard ended this run: every later tool call is blocked'),
     onWouldAbort: (a) => log.warn({ runKey: a.runKey, detector: a.detector, tool: a.toolName, count: a.count }, 'shadow mode: loopguard would have ended this run'),
   });
-  runner.catch((e: Error) => end({ code: 1, failure: `cannot connect to loopguard: ${e.message}` }));
+  runner.ready.catch((e: Error) => end({ code: 1, failure: `cannot connect to loopguard: ${e.message}` }));
 
   let held;
   try {
@@ -73,7 +81,7 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
   const client = new Client(held.initialize.params.clientInfo, { capabilities: held.initialize.params.capabilities });
   const inFlight = new InFlight();
   let upstreamGone = false;
-  const goneError = () => new McpError(ErrorCode.ConnectionClosed, upstreamGoneMessage(opts.upstream, upstream.exit));
+  const goneError = () => new JsonRpcError(ErrorCode.ConnectionClosed, upstreamGoneMessage(opts.upstream, upstream.exit));
   // Requests and notifications of the server wait for the client to have finished initializing.
   let clientReady!: (s: Endpoint) => void;
   const toClient = new Promise<Endpoint>((r) => (clientReady = r));
@@ -95,13 +103,17 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
     return finish(runner, undefined, { code: 1, failure: message }, log);
   }
 
-  const run: RunRef = {
-    sessionKey: opts.sessionKey ?? sessionKeyOf(held.initialize.params.clientInfo),
-    runId: randomUUID(),
-    ...(opts.agentId !== undefined ? { agentId: opts.agentId } : {}),
-  };
+  const runs = new SessionRuns(
+    { sessionKey: opts.sessionKey ?? sessionKeyOf(held.initialize.params.clientInfo), ...(opts.agentId !== undefined ? { agentId: opts.agentId } : {}) },
+    opts.newRunAfterMs ?? DEFAULT_NEW_RUN_AFTER_MS,
+    (ended) => {
+      log.info({ runId: ended.runId }, 'quiet period: the next tool call starts a new run');
+      void runner.runEnded(ended);
+    },
+  );
+  const { run } = runs;
   log.info({ sessionKey: run.sessionKey, runId: run.runId, agentId: run.agentId, server: client.getServerVersion() }, 'MCP session started');
-  const guard = new ToolGuard(runner, run, log);
+  const guard = new ToolGuard(runner, runs, log);
   const server = new Server(client.getServerVersion()!, { capabilities: client.getServerCapabilities() ?? {}, instructions: client.getInstructions() });
   // The server's own log level is the wrapped server's business: forwarded, not answered here.
   server.removeRequestHandler('logging/setLevel');
@@ -121,16 +133,13 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
   await inFlight.settled();
   await server.close().catch(() => undefined);
   await client.close().catch(() => undefined);
-  return finish(runner, run, outcome, log);
+  return finish(runner, runs.run, outcome, log);
 }
 
-/** Ends the run in loopguard (when the session had one) and closes the connection to it. */
-async function finish(runner: Promise<LoopguardRunner>, run: RunRef | undefined, outcome: ProxyEnd, log: Logger): Promise<ProxyEnd> {
-  const r = await runner.catch(() => undefined);
-  if (r !== undefined) {
-    if (run !== undefined) await r.runEnded(run).catch((e: unknown) => log.warn({ err: e }, 'could not publish run_end'));
-    await r.close().catch(() => undefined);
-  }
+/** Ends the run in loopguard (when the session had one) and closes the connection to it, sending what is queued. */
+async function finish(runner: LoopguardRunner, run: RunRef | undefined, outcome: ProxyEnd, log: Logger): Promise<ProxyEnd> {
+  if (run !== undefined) await runner.runEnded(run);
+  await runner.close().catch(() => undefined);
   log.info({ code: outcome.code, failure: outcome.failure }, 'MCP session ended');
   return outcome;
 }

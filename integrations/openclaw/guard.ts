@@ -3,13 +3,12 @@
 // instance of its own, and the hooks that fire may come from any of them: so the Kafka
 // connection, the runs and the pending warnings live on the process (one `Guard` per plugin
 // config), never in module variables.
-import { randomUUID } from 'node:crypto';
 import type { ChannelEvent } from '../../processors/botLoop/events.js';
 import type { ClientOptions } from '../../sdk/connection.js';
 import { LoopguardDispatcher, type InboundVerdict } from '../../sdk/dispatcher.js';
-import { LoopguardRunner, toolFailureVerdict, type RunRef, type ToolVerdict } from '../../sdk/runner.js';
-import { adapterVerdict, failureVerdict } from '../../sdk/verdicts.js';
-import { OPENCLAW_MAX_TIMEOUT_MS, openClawPluginConfig, type OpenClawPluginConfig } from '../../topology/config.js';
+import { LoopguardRunner, type RunRef, type ToolVerdict } from '../../sdk/runner.js';
+import { failureVerdict } from '../../sdk/verdicts.js';
+import { openClawPluginConfig, type OpenClawPluginConfig } from '../../topology/config.js';
 import { createLogger } from '../../topology/logger.js';
 import type { OpenClawPluginApi, PluginLogger } from './host.js';
 import { BotSenders } from './inbound.js';
@@ -17,40 +16,34 @@ import { BotSenders } from './inbound.js';
 const SHARED = Symbol.for('loopguard.openclaw.guard');
 type Global = typeof globalThis & { [SHARED]?: Guard };
 
-/** Connecting and deciding together stay under OpenClaw's 15 s `before_tool_call` budget. */
-const CALL_BUDGET_MS = OPENCLAW_MAX_TIMEOUT_MS + 2000;
-
-const within = <T>(p: Promise<T>, ms: number): Promise<T | undefined> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    p.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      () => (clearTimeout(timer), resolve(undefined)),
-    );
-  });
-
-/** A client connected on first use; a failed connection is retried by the next use. */
-class Lazy<T extends { close(): Promise<void> }> {
-  private client: Promise<T> | undefined;
+/**
+ * A client made on first use, connecting in the background (it answers by the failure policy
+ * until it is connected, and whenever loopguard is unreachable later). One refused for good
+ * (credentials, a schema) is said once and made anew by the next use.
+ */
+class Lazy<T extends { close(): Promise<void>; readonly ready: Promise<void> }> {
+  private client: T | undefined;
 
   constructor(
-    private readonly open: () => Promise<T>,
+    private readonly open: () => T,
     private readonly log: PluginLogger,
   ) {}
 
-  get(): Promise<T> {
-    this.client ??= this.open().catch((e: unknown) => {
-      this.client = undefined;
+  get(): T {
+    if (this.client !== undefined) return this.client;
+    const c = this.open();
+    this.client = c;
+    c.ready.catch((e: unknown) => {
+      if (this.client === c) this.client = undefined;
       this.log.error(`loopguard: cannot connect to Kafka or the schema registry: ${(e as Error).message}`);
-      throw e;
     });
-    return this.client;
+    return c;
   }
 
   async close(): Promise<void> {
     const c = this.client;
     this.client = undefined;
-    if (c !== undefined) await (await c.catch(() => undefined))?.close();
+    await c?.close();
   }
 }
 
@@ -82,40 +75,37 @@ export class Guard {
     readonly log: PluginLogger,
   ) {
     this.botSenders = new BotSenders(config.botSenderIds);
-    this.runner = new Lazy(() => this.connectRunner(), log);
-    this.dispatcher = new Lazy(() => LoopguardDispatcher.connect({ ...this.clientOptions(), clientId: `${config.clientId}-dispatcher` }), log);
+    this.runner = new Lazy(() => this.startRunner(), log);
+    this.dispatcher = new Lazy(() => LoopguardDispatcher.start({ ...this.clientOptions(), clientId: `${config.clientId}-dispatcher` }), log);
   }
 
-  /** The shared runner, connected on first use; a failed connection is retried by the next call. */
-  connected(): Promise<LoopguardRunner> {
+  /** Whether the dispatcher reaches loopguard now (while it does not, it logs the outage itself). */
+  inboundReachable(): boolean {
+    return this.dispatcher.get().reachable;
+  }
+
+  /** The shared runner, made on first use. */
+  connected(): LoopguardRunner {
     return this.runner.get();
   }
 
+  /** Answers within `timeoutMs`, whatever is down (the runner's failure policy). */
   async beforeToolCall(call: RunRef & { toolName: string; args: unknown; toolCallId?: string }): Promise<ToolVerdict> {
-    const toolCallId = call.toolCallId ?? randomUUID();
-    const { failure, timeoutMs } = this.config;
-    const runner = await within(this.connected(), CALL_BUDGET_MS - timeoutMs);
-    if (runner === undefined) return toolFailureVerdict(failure, call.toolName, toolCallId, timeoutMs);
+    const runner = this.connected();
     if (this.compactedSessions.delete(call.sessionKey)) await runner.compacted(call);
-    return runner.beforeToolCall({ ...call, toolCallId });
+    return runner.beforeToolCall(call);
   }
 
   /**
    * An inbound message: a bot's is decided (the failure policy answers when loopguard does not
-   * in time), a person's is published and always delivered. Neither waits longer than OpenClaw
-   * lets a tool call wait.
+   * in time), a person's is published and always delivered at once.
    */
   async inbound(m: ChannelEvent): Promise<InboundVerdict> {
-    const { failure, timeoutMs } = this.config;
-    const dispatcher = await within(this.dispatcher.get(), CALL_BUDGET_MS - timeoutMs);
-    if (m.type === 'human_message') {
-      if (dispatcher !== undefined) await within(dispatcher.humanMessage(m), timeoutMs);
-      return adapterVerdict('human_message');
-    }
-    if (dispatcher === undefined) return failureVerdict(failure);
+    const dispatcher = this.dispatcher.get();
+    if (m.type === 'human_message') return dispatcher.humanMessage(m);
     return dispatcher.botMessage(m).catch((e: unknown) => {
       this.log.warn(`loopguard: the message from ${m.senderId} was not checked: ${(e as Error).message}`);
-      return failureVerdict(failure);
+      return failureVerdict(this.config.failure);
     });
   }
 
@@ -139,8 +129,8 @@ export class Guard {
     };
   }
 
-  private connectRunner(): Promise<LoopguardRunner> {
-    return LoopguardRunner.connect({
+  private startRunner(): LoopguardRunner {
+    return LoopguardRunner.start({
       ...this.clientOptions(),
       sendRaw: this.config.sendRaw,
       onAbort: (a) => {

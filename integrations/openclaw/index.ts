@@ -37,7 +37,8 @@ function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
     const v = await guard.beforeToolCall({ ...run, toolName: event.toolName, args: event.params, ...(toolCallId ? { toolCallId } : {}) });
     if (v.wouldHave)
       guard.log.warn(`loopguard [shadow]: would ${v.wouldHave.decision} ${event.toolName} (${v.wouldHave.detector}, count ${v.wouldHave.count}): ${v.wouldHave.message}`);
-    if (v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed')
+    // While loopguard is unreachable the runner says so itself, once and then at a bounded rate.
+    if ((v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed') && guard.connected().reachable)
       guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${event.toolName}: ${v.answeredBy}`);
     if (v.decision === 'block') return { block: true, blockReason: v.message ?? `[loopguard] "${event.toolName}" was blocked.` };
     if (v.decision === 'warn' && v.notify && v.message) guard.warnings.set(`${runKeyOf(run)}/${v.toolCallId}`, v.message);
@@ -52,8 +53,7 @@ function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
     guard.appended.delete(key);
     const outcome = outcomeOf(event, warning);
     if (outcome === undefined) return;
-    const runner = await guard.connected();
-    await runner.afterToolCall({ ...run, toolName: event.toolName, args: event.params, toolCallId }, outcome);
+    await guard.connected().afterToolCall({ ...run, toolName: event.toolName, args: event.params, toolCallId }, outcome);
   });
 }
 
@@ -61,7 +61,7 @@ function registerRunHooks(api: OpenClawPluginApi, guard: Guard): void {
   api.on('after_compaction', async (_event, ctx) => {
     const run = runOf(ctx);
     guard.log.info(`loopguard: session ${run.sessionKey} compacted${run.runId ? ` in run ${run.runId}` : ''}`);
-    if (run.runId) return (await guard.connected()).compacted(run);
+    if (run.runId) return guard.connected().compacted(run);
     guard.compactedSessions.add(run.sessionKey);
   });
   api.on('agent_end', async (event, ctx) => endRun(guard, runOf(ctx, event.runId)));
@@ -75,7 +75,7 @@ function registerRunHooks(api: OpenClawPluginApi, guard: Guard): void {
 async function endRun(guard: Guard, run: RunRef): Promise<void> {
   if (run.runId) guard.runs.delete(run.runId);
   guard.aborted.delete(runKeyOf(run));
-  await (await guard.connected()).runEnded(run);
+  await guard.connected().runEnded(run);
 }
 
 /** Inbound messages, when the operator named the other bots: no list, no hook (nothing to guard). */
@@ -87,7 +87,8 @@ function registerDispatchHook(api: OpenClawPluginApi, guard: Guard): void {
     const v = await guard.inbound(m);
     const what = `the message from ${m.senderId} in ${m.channel} ${m.conversationId}`;
     if (v.wouldHave) guard.log.warn(`loopguard [shadow]: would suppress ${what} (${v.wouldHave.reason}) until ${v.wouldHave.cooldownUntil}`);
-    if (v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed') guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${what}: ${v.answeredBy}`);
+    if ((v.answeredBy === 'fail-open' || v.answeredBy === 'fail-closed') && guard.inboundReachable())
+      guard.log.warn(`loopguard: no decision in ${guard.config.timeoutMs} ms for ${what}: ${v.answeredBy}`);
     if (v.deliver) return undefined;
     guard.log.warn(`loopguard: suppressed ${what}${v.reason ? ` (${v.reason}${v.cooldownUntil === null ? '' : ` until ${v.cooldownUntil}`})` : ''}`);
     return { handled: true };

@@ -13,16 +13,14 @@ import { clientOptions as optionsOf, lg, lgOk, ready, world, type World } from '
 
 const clientOptions = (w: World) => optionsOf(w, 'closed');
 
-interface Agent {
-  invoke(input: { messages: Array<{ role: string; content: string }> }, config: Record<string, unknown>): Promise<{ messages: BaseMessage[] }>;
-}
 interface CoderArgs {
   runner: LoopguardRunner;
   model: ReturnType<typeof fakeModel>;
   agentId?: string;
   onWouldHave?: (r: WouldHaveReport) => void;
 }
-const coder = example.coder as (args: CoderArgs) => Agent;
+/** The example as a user runs it: its agent, invoked with its own settings (the recursion limit among them). */
+const answer = example.answer as (args: CoderArgs & { chatId: string; prompt: string }) => Promise<{ messages: BaseMessage[] }>;
 
 /** LangChain's fake model asking to read the same file at each of 40 turns, then answering; it keeps what it was given. */
 function stuck(): { model: ReturnType<typeof fakeModel>; inputs: () => BaseMessage[][] } {
@@ -54,8 +52,7 @@ describe('LangChain.js', () => {
 
   it('warns at the 11th identical call, answers the 21st with loopguard’s message, and ends the run on the escalation', async () => {
     const { model, inputs: calls } = stuck();
-    const agent = coder({ runner, model });
-    const out = await agent.invoke({ messages: [{ role: 'user', content: 'What does src/config.ts set?' }] }, { configurable: { thread_id: 'chat-lc-1' }, recursionLimit: 500 });
+    const out = await answer({ runner, model, chatId: 'chat-lc-1', prompt: 'What does src/config.ts set?' });
     const inputs = calls();
 
     // Calls 1-20 ran (their outputs, all equal, are what loopguard counts); the 11th warned, with its output.
@@ -80,8 +77,7 @@ describe('LangChain.js', () => {
   it('runs every call of a shadow agent and reports what enforce mode would have done', async () => {
     const reports: WouldHaveReport[] = [];
     const { model, inputs: calls } = stuck();
-    const agent = coder({ runner, model, agentId: 'canary', onWouldHave: (r) => reports.push(r) });
-    await agent.invoke({ messages: [{ role: 'user', content: 'go' }] }, { configurable: { thread_id: 'chat-lc-3' }, recursionLimit: 500 });
+    await answer({ runner, model, agentId: 'canary', onWouldHave: (r) => reports.push(r), chatId: 'chat-lc-3', prompt: 'go' });
     const inputs = calls();
     expect(inputs).toHaveLength(41);
     expect(outputOf(inputs[39]!, 'call-39')).toContain('retries');

@@ -11,7 +11,7 @@ import type { InfraEnv } from './harness.js';
 
 const STACK = join(import.meta.dirname, '..', '..', 'scripts', 'stack.mjs');
 
-export type FaultCommand = 'restart-kafka' | 'freeze-registry' | 'thaw-registry';
+export type FaultCommand = 'restart-kafka' | 'stop-kafka' | 'start-kafka' | 'freeze-registry' | 'thaw-registry';
 
 export type FaultPlan = { readonly kind: 'shared'; readonly env: InfraEnv } | { readonly kind: 'private' };
 

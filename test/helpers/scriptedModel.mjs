@@ -52,6 +52,9 @@ function stream(res, body, d, n) {
 /** Starts the model on a free loopback port. */
 export async function startScriptedModel() {
   const requests = [];
+  const times = [];
+  const answered = [];
+  const model = { hold: undefined };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -66,28 +69,46 @@ export async function startScriptedModel() {
       }
       const body = JSON.parse(raw);
       requests.push(body);
-      const d = decide(body, requests.length);
-      if (body.stream) return stream(res, body, d, requests.length);
-      const message =
-        d.kind === 'tool'
-          ? { role: 'assistant', content: null, tool_calls: [{ id: d.id, type: 'function', function: { name: d.name, arguments: d.args } }] }
-          : { role: 'assistant', content: d.text };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: `chatcmpl-${requests.length}`,
-          object: 'chat.completion',
-          model: body.model,
-          choices: [{ index: 0, message, finish_reason: d.kind === 'tool' ? 'tool_calls' : 'stop' }],
-        }),
-      );
+      times.push(Date.now());
+      const n = requests.length;
+      const d = decide(body, n);
+      const held = model.hold?.(body);
+      if (held !== undefined) return void held.then(() => answer(res, body, d, n));
+      answer(res, body, d, n);
     });
   });
+  function answer(res, body, d, n) {
+    answered[n - 1] = Date.now();
+    if (body.stream) return stream(res, body, d, n);
+    const message =
+      d.kind === 'tool'
+        ? { role: 'assistant', content: null, tool_calls: [{ id: d.id, type: 'function', function: { name: d.name, arguments: d.args } }] }
+        : { role: 'assistant', content: d.text };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: `chatcmpl-${n}`,
+        object: 'chat.completion',
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: d.kind === 'tool' ? 'tool_calls' : 'stop' }],
+      }),
+    );
+  }
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: server.address().port,
     /** Request bodies in arrival order. */
     requests,
+    /** When each request arrived. */
+    times,
+    /** When each request was answered (later than it arrived while held). */
+    answered,
+    get hold() {
+      return model.hold;
+    },
+    set hold(f) {
+      model.hold = f;
+    },
     close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }

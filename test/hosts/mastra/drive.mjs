@@ -104,8 +104,74 @@ const scenarios = {
   },
 };
 
+/**
+ * A model that reads one path per step, from `paths`, then answers; the time of each step, and
+ * before step `pauseAt` a wait for `resume()`.
+ */
+function scriptedModel(paths, pauseAt, resume) {
+  const asked = [];
+  let n = 0;
+  const finishReason = (tools) => ({ unified: tools ? 'tool-calls' : 'stop', raw: tools ? 'tool_calls' : 'stop' });
+  const next = async () => {
+    const i = n++;
+    if (i === pauseAt) await resume();
+    asked.push(Date.now());
+    const path = paths[i];
+    return path === undefined ? [{ type: 'text', text: 'done' }] : [{ type: 'tool-call', toolCallId: `call-${i + 1}`, toolName: 'readFile', input: JSON.stringify({ path }) }];
+  };
+  const model = new MockLanguageModelV4({
+    doGenerate: async () => {
+      const content = await next();
+      return { content, finishReason: finishReason(content[0].type === 'tool-call'), usage, warnings: [] };
+    },
+    doStream: async () => {
+      const content = await next();
+      const parts = content[0].type === 'tool-call' ? content : [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'done' }, { type: 'text-end', id: 't' }];
+      return { stream: convertArrayToReadableStream([{ type: 'stream-start', warnings: [] }, ...parts, { type: 'finish', finishReason: finishReason(content[0].type === 'tool-call'), usage }]) };
+    },
+  });
+  return { model, asked };
+}
+
+/**
+ * Serves runs of the README's example for test/outageNode24.test.ts, one JSON line each way:
+ * `{"paths":[…],"pauseAt"?:n}` in, `{"seen":[{path,text,ms,at}]}` out; before a pause it writes
+ * `{"paused":true}` and waits for `{"resume":true}`. Connects while Kafka may be away, and says
+ * `{"ready":true}`.
+ */
+async function serve(input) {
+  const { createInterface } = await import('node:readline');
+  const runner = await LoopguardRunner.connect(input.client);
+  const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  const say = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
+  const read = async () => JSON.parse((await lines.next()).value);
+  say({ ready: true });
+  let runs = 0;
+  for (;;) {
+    const next = await lines.next();
+    if (next.done) break;
+    const { paths, pauseAt } = JSON.parse(next.value);
+    const { model, asked } = scriptedModel(paths, pauseAt ?? -1, async () => {
+      say({ paused: true });
+      await read();
+    });
+    const result = await example.answer({ runner, agent: example.coder({ model }), chatId: `outage-mastra-${++runs}`, prompt: 'read them' });
+    const prompt = [...model.doGenerateCalls, ...model.doStreamCalls].at(-1).prompt;
+    const textOf = (id) => {
+      for (const m of prompt) if (m.role === 'tool' && typeof m.content !== 'string') for (const part of m.content) if (part.toolCallId === id) return JSON.stringify(part.output);
+      return JSON.stringify(result.tripwire ?? null);
+    };
+    say({ seen: paths.map((path, i) => ({ path, text: textOf(`call-${i + 1}`), ms: asked[i + 1] - asked[i], at: asked[i + 1] })) });
+  }
+  await runner.close();
+}
+
 const [inputFile, outputFile] = process.argv.slice(2);
 const input = JSON.parse(readFileSync(inputFile, 'utf8'));
+if (input.scenario === 'serve') {
+  await serve(input);
+  process.exit(0);
+}
 const aborts = [];
 const runner = await LoopguardRunner.connect({ ...input.client, onAbort: (a) => aborts.push(a) });
 try {

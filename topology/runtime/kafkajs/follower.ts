@@ -11,21 +11,36 @@ export function follower(kafka: KafkaClient, admin: KafkajsAdmin, topic: string,
   const c: Consumer = kafka.consumer({ groupId: `loopguard-client-${randomUUID()}`, readUncommitted: false, allowAutoTopicCreation: false, maxWaitTimeInMs: 100 });
   onOpen(c);
   const followed = new Map<number, Promise<void>>();
+  /** Per followed partition, the next offset to read: where a rejoin resumes it. */
+  const positions = new Map<number, string>();
+  let joins = 0;
   return {
     async start(onRecord) {
       await kafkaCall(`cannot follow ${topic}`, async () => {
         await c.connect();
         await c.subscribe({ topic, fromBeginning: false });
+        // kafkajs rejoins the group after a broker outage (and restarts a crashed consumer
+        // itself), starting every partition afresh from its end: each join pauses them all
+        // again and resumes the followed ones where they were, so no decision written while
+        // the client was away from the group is skipped.
         const joined = new Promise<void>((resolve) =>
           c.on(c.events.GROUP_JOIN, () => {
             c.pause([{ topic }]);
+            if (joins++ > 0)
+              for (const [partition, offset] of positions) {
+                c.seek({ topic, partition, offset });
+                c.resume([{ topic, partitions: [partition] }]);
+              }
             resolve();
           }),
         );
         await c.run({
           autoCommit: false,
           eachBatch: async ({ batch }) => {
-            for (const m of batch.messages) await onRecord(toInRecord(batch.topic, batch.partition, m));
+            for (const m of batch.messages) {
+              await onRecord(toInRecord(batch.topic, batch.partition, m));
+              positions.set(batch.partition, String(Number(m.offset) + 1));
+            }
           },
         });
         await joined;
@@ -36,8 +51,9 @@ export function follower(kafka: KafkaClient, admin: KafkajsAdmin, topic: string,
       let ready = followed.get(partition);
       if (ready === undefined) {
         ready = (async () => {
-          const end = (await admin.watermarks(topic)).get(partition);
-          c.seek({ topic, partition, offset: String(end?.high ?? 0) });
+          const end = String((await admin.watermarks(topic)).get(partition)?.high ?? 0);
+          positions.set(partition, end);
+          c.seek({ topic, partition, offset: end });
           c.resume([{ topic, partitions: [partition] }]);
         })();
         followed.set(partition, ready);

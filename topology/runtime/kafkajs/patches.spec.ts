@@ -11,6 +11,7 @@ import {
   groupMessagesPerPartition,
   kafkajsPatched,
   produceRequestV3,
+  scheduleCheckPendingRequests,
   type ProduceArgs,
   type RecordBatchArgs,
 } from './patches.js';
@@ -343,5 +344,48 @@ describe('read-committed filter of aborted transactions', () => {
     ];
     for (const [messages, aborted] of cases) expect(delivered(filterAbortedMessages as unknown as Filter, messages, aborted)).toEqual(delivered(kafkajsFilter, messages, aborted));
     expect(filterAbortedMessages({ messages: log(0, 'P1', 'C1'), abortedTransactions: [] })).toHaveLength(2);
+  });
+});
+
+describe("the request queue's check of pending requests", () => {
+  type Queue = { pending: unknown[]; throttledUntil: number; throttleCheckTimeoutId: NodeJS.Timeout | null; scheduleCheckPendingRequests(): void; destroy(): void };
+  const RequestQueue = require(src('network/requestQueue/index.js')) as new (o: Record<string, unknown>) => Queue;
+  const queue = () =>
+    new RequestQueue({ maxInFlightRequests: 1, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'c', broker: 'b', logger: { debug() {}, warn() {} } });
+
+  it('is what the installed patches put in place', () => {
+    expect(RequestQueue.prototype.scheduleCheckPendingRequests).toBe(scheduleCheckPendingRequests);
+  });
+
+  it('sets no timer with nothing pending (kafkajs set one with a negative delay: a TimeoutNegativeWarning on Node 24)', () => {
+    const q = queue();
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      q.scheduleCheckPendingRequests();
+      q.throttledUntil = Date.now() + 50;
+      q.scheduleCheckPendingRequests();
+      expect(q.throttleCheckTimeoutId).toBeNull();
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+      q.destroy();
+    }
+  });
+
+  it('checks pending requests when the throttle ends, or soon when there is none', () => {
+    const q = queue();
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      q.pending.push({});
+      q.scheduleCheckPendingRequests();
+      expect(timers.mock.calls.at(-1)?.[1]).toBe(10);
+      q.destroy();
+      q.throttledUntil = Date.now() + 5_000;
+      q.scheduleCheckPendingRequests();
+      expect(timers.mock.calls.at(-1)?.[1]).toBeGreaterThan(4_000);
+    } finally {
+      timers.mockRestore();
+      q.destroy();
+    }
   });
 });

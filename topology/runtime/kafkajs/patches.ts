@@ -1,4 +1,4 @@
-// Six kafkajs 2.2.4 internals replaced. Five, four of them only on the produce path, by versions
+// Seven kafkajs 2.2.4 internals replaced (the request queue's timer at the end). Five, four of them only on the produce path, by versions
 // that give the same results in linear time and without per-byte allocations; and the consumer's
 // filter of aborted transactions, which let records of aborted transactions through
 // (filterAbortedMessages below). Measured on `loopguard run` at
@@ -499,6 +499,37 @@ export function filterAbortedMessages<M extends FetchedMessage>({
   });
 }
 
+/** kafkajs's RequestQueue, as far as its scheduling of pending-request checks goes. */
+export interface RequestQueueLike {
+  pending: unknown[];
+  throttledUntil: number;
+  throttleCheckTimeoutId: NodeJS.Timeout | null;
+  checkPendingRequests(): void;
+}
+
+/** kafkajs's CHECK_PENDING_REQUESTS_INTERVAL. */
+const CHECK_PENDING_MS = 10;
+
+/**
+ * RequestQueue#scheduleCheckPendingRequests without its empty timers. kafkajs's schedules the
+ * next check `throttledUntil - now` ms ahead even when nothing is pending: with no throttle a
+ * negative delay, which Node 24 reports as a TimeoutNegativeWarning (once per process), and a
+ * check every millisecond for as long as a connection is idle (kafkajs#1751, #1704; unfixed in
+ * 2.2.4). With nothing pending there is nothing to check: `push` schedules when it queues a
+ * request, and every answer or timeout checks the queue again.
+ */
+export function scheduleCheckPendingRequests(this: RequestQueueLike): void {
+  if (this.throttleCheckTimeoutId !== null || this.pending.length === 0) return;
+  const throttled = this.throttledUntil - Date.now();
+  this.throttleCheckTimeoutId = setTimeout(
+    () => {
+      this.throttleCheckTimeoutId = null;
+      this.checkPendingRequests();
+    },
+    throttled > 0 ? throttled : CHECK_PENDING_MS,
+  );
+}
+
 /** Puts `exports` in the module cache as the module at `file`, unless it is loaded already. */
 function preload(file: string, exports: unknown): boolean {
   if (require.cache[file] !== undefined) return false;
@@ -522,6 +553,8 @@ function install(): void {
     return;
   }
   const src = (p: string) => join(root, 'src', p);
+  // A prototype method: replaced wherever the class was loaded from, before kafkajs or after.
+  (require(src('network/requestQueue/index.js')) as { prototype: { scheduleCheckPendingRequests: unknown } }).prototype.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
   // kafkajs loads its producer (and with it these modules) when its index loads.
   const loaded = ['producer/sendMessages.js', 'protocol/requests/produce/v3/request.js', 'protocol/request.js'].some((f) => require.cache[src(f)] !== undefined);
   if (loaded) return;
