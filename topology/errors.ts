@@ -8,6 +8,12 @@ export const ERROR_CODES = {
   eventInvalid: 'EVENT_INVALID',
   schemaRegistry: 'SCHEMA_REGISTRY',
   kafka: 'KAFKA',
+  /** Kafka refused the credentials, or wants credentials and got none. */
+  kafkaAuthentication: 'KAFKA_AUTHENTICATION',
+  /** Kafka refused an operation for want of an ACL: context names the operation and resource. */
+  kafkaAuthorization: 'KAFKA_AUTHORIZATION',
+  /** The TLS handshake with Kafka failed, or TLS was expected and not spoken (or the reverse). */
+  kafkaTls: 'KAFKA_TLS',
   usage: 'USAGE',
   /** Work given up because the process is stopping. */
   aborted: 'ABORTED',

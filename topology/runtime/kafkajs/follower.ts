@@ -1,35 +1,48 @@
 // A PartitionFollower: a group of one (its own id), so it is assigned every partition of the
 // topic, pauses them all at once, and resumes each only when asked to follow it.
-import { randomUUID } from 'node:crypto';
 import type { Consumer } from 'kafkajs';
+import { readerGroupId } from '../groups.js';
 import type { PartitionFollower } from '../port.js';
+import { topicAccess } from '../refusals.js';
 import type { KafkajsAdmin } from './admin.js';
 import { kafkaCall, type KafkaClient } from './client.js';
 import { toInRecord } from './records.js';
 
 export function follower(kafka: KafkaClient, admin: KafkajsAdmin, topic: string, onOpen: (c: { disconnect(): Promise<void> }) => void): PartitionFollower {
-  const c: Consumer = kafka.consumer({ groupId: `loopguard-client-${randomUUID()}`, readUncommitted: false, allowAutoTopicCreation: false, maxWaitTimeInMs: 100 });
+  const groupId = readerGroupId(topic, 'reader');
+  const c: Consumer = kafka.consumer({ groupId, readUncommitted: false, allowAutoTopicCreation: false, maxWaitTimeInMs: 100 });
   onOpen(c);
   const followed = new Map<number, Promise<void>>();
+  const what = `cannot follow ${topic}`;
   return {
     async start(onRecord) {
-      await kafkaCall(`cannot follow ${topic}`, async () => {
-        await c.connect();
-        await c.subscribe({ topic, fromBeginning: false });
-        const joined = new Promise<void>((resolve) =>
-          c.on(c.events.GROUP_JOIN, () => {
-            c.pause([{ topic }]);
-            resolve();
-          }),
-        );
-        await c.run({
-          autoCommit: false,
-          eachBatch: async ({ batch }) => {
-            for (const m of batch.messages) await onRecord(toInRecord(batch.topic, batch.partition, m));
-          },
-        });
-        await joined;
-      });
+      await kafkaCall(what, () => c.connect(), kafka);
+      await kafkaCall(what, () => c.subscribe({ topic, fromBeginning: false }), kafka, topicAccess('READ', topic));
+      await kafkaCall(
+        what,
+        async () => {
+          // A group the client may not join ends the consumer (a CRASH kafkajs does not restart
+          // from) before it ever joins.
+          const joined = new Promise<void>((resolve, reject) => {
+            c.on(c.events.GROUP_JOIN, () => {
+              c.pause([{ topic }]);
+              resolve();
+            });
+            c.on(c.events.CRASH, (e) => {
+              if (!e.payload.restart) reject(e.payload.error);
+            });
+          });
+          await c.run({
+            autoCommit: false,
+            eachBatch: async ({ batch }) => {
+              for (const m of batch.messages) await onRecord(toInRecord(batch.topic, batch.partition, m));
+            },
+          });
+          await joined;
+        },
+        kafka,
+        { operation: 'READ', resource: 'group', names: [groupId] },
+      );
       await admin.connect(); // so the first follow costs one request, not a connect too
     },
     follow(partition) {
