@@ -182,7 +182,7 @@ const firstCall = (i) => ({
 
 async function setup(w) {
   const kafka = connectKafka(w.config.settings, log, '-bench');
-  const catalog = SchemaCatalog.connect(w.config.settings.schemaRegistry.url);
+  const catalog = SchemaCatalog.connect(w.config.settings.schemaRegistry);
   const topology = buildTopology(w.config);
   await kafka.createTopics([...topicSpecs(w.config, topology), ...passthroughTopics(w).map((topic) => ({ topic, partitions: PARTITIONS, replicationFactor: 1 }))]);
   await catalog.register(w.config.topics.toolEvents, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);

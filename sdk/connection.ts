@@ -15,10 +15,18 @@ export interface ClientOptions {
   readonly brokers: readonly string[];
   /** Confluent-compatible schema registry, e.g. http://127.0.0.1:8081. */
   readonly schemaRegistryUrl: string;
+  /** For an https:// registry: a CA certificate (PEM file) to trust instead of the system's. */
+  readonly schemaRegistryCaFile?: string;
   /** Topic names when they differ from loopguard's defaults. */
   readonly topics?: Partial<TopicNames>;
+  /** Kafka client id (default loopguard-sdk). */
   readonly clientId?: string;
-  readonly ssl?: boolean;
+  /**
+   * TLS to Kafka: true (the system's CAs), or PEM files: `caFile` (the CA that signed the
+   * brokers' certificates), `certFile` + `keyFile` (+ `keyPassword`) for mutual TLS.
+   */
+  readonly ssl?: boolean | { caFile?: string; certFile?: string; keyFile?: string; keyPassword?: string };
+  /** SASL credentials (the principal whose ACLs apply). */
   readonly sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   /** Kafka client library (default kafkajs); librdkafka where it is not installed: kafkajs. */
   readonly kafkaClient?: 'kafkajs' | 'librdkafka';
@@ -68,21 +76,27 @@ export class Connection {
           ...(opts.sasl ? { sasl: opts.sasl } : {}),
           ...(opts.kafkaClient ? { client: opts.kafkaClient } : {}),
         },
-        schemaRegistry: { url: opts.schemaRegistryUrl },
+        schemaRegistry: { url: opts.schemaRegistryUrl, ...(opts.schemaRegistryCaFile !== undefined ? { caFile: opts.schemaRegistryCaFile } : {}) },
       },
     }).settings;
     const log = opts.logger ?? createLogger({ log: { level: 'warn', redact: true } }, 'loopguard-sdk');
     const kafka = connectKafka(settings, log);
-    const catalog = SchemaCatalog.connect(settings.schemaRegistry.url);
-    for (const i of inputs) await catalog.register(topics[i.topic], i.codec, COMPATIBILITY.FULL_TRANSITIVE);
-    await catalog.register(topics.verdicts, decisionCodec, COMPATIBILITY.FULL_TRANSITIVE);
-    const counts = await kafka.partitionCounts([topics.verdicts, ...inputs.map((i) => topics[i.topic])]);
-    const sender = await kafka.producer();
-    const follower = kafka.follower(topics.verdicts);
-    const conn = new Connection(kafka, catalog, sender, follower, opts.timeoutMs ?? 2000, log, topics);
-    for (const [t, n] of counts) conn.partitions.set(t, n);
-    await follower.start((r) => conn.onRecord(r.value));
-    return conn;
+    try {
+      const catalog = SchemaCatalog.connect(settings.schemaRegistry);
+      for (const i of inputs) await catalog.register(topics[i.topic], i.codec, COMPATIBILITY.FULL_TRANSITIVE);
+      await catalog.register(topics.verdicts, decisionCodec, COMPATIBILITY.FULL_TRANSITIVE);
+      const counts = await kafka.partitionCounts([topics.verdicts, ...inputs.map((i) => topics[i.topic])]);
+      const sender = await kafka.producer();
+      const follower = kafka.follower(topics.verdicts);
+      const conn = new Connection(kafka, catalog, sender, follower, opts.timeoutMs ?? 2000, log, topics);
+      for (const [t, n] of counts) conn.partitions.set(t, n);
+      await follower.start((r) => conn.onRecord(r.value));
+      return conn;
+    } catch (e) {
+      // A connection that failed to open leaves nothing running: its clients would keep the process up.
+      await kafka.close().catch(() => undefined);
+      throw e;
+    }
   }
 
   partitionOf(topic: string, stateKey: string): number {

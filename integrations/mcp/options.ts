@@ -22,9 +22,11 @@ export function runnerOptionsOf(
   return {
     brokers: kafka.brokers,
     schemaRegistryUrl: schemaRegistry.url,
+    ...(schemaRegistry.caFile !== undefined ? { schemaRegistryCaFile: schemaRegistry.caFile } : {}),
     topics: config.topics,
     ssl: kafka.ssl,
     ...(kafka.sasl !== undefined ? { sasl: kafka.sasl } : {}),
+    kafkaClient: kafka.client,
     clientId: 'loopguard-mcp-proxy',
     failure: opts.failure,
     timeoutMs: opts.timeoutMs,
