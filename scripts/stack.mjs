@@ -218,8 +218,9 @@ async function applyAcls(classpath, brokers) {
       if (code !== 0) fail(`kafka-acls ${args.join(' ')} exited ${code}; see ${join(stackDir, 'acls.log')}`);
     }
   };
+  const t0 = Date.now();
   await Promise.all([worker(), worker()]);
-  log(`${commands.length} kafka-acls commands applied`);
+  log(`${commands.length} kafka-acls commands applied (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
 async function up(secure = false) {
@@ -304,11 +305,11 @@ async function up(secure = false) {
 
   const brokers = `127.0.0.1:${kafkaPort}`;
   const registryUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${registryPort}/apis/ccompat/v7`;
+  // A secured broker's ACLs go in while the registry is still starting.
   await Promise.all([
-    waitUntil('kafka', kafka, async () => (await tcpOpen(kafkaPort)) && kafkaAnswers(brokers)),
+    waitUntil('kafka', kafka, async () => (await tcpOpen(kafkaPort)) && kafkaAnswers(brokers)).then(() => tls && applyAcls(classpath, brokers)),
     waitUntil('registry', registry, () => registryAnswers(registryUrl, tls?.ca)),
   ]);
-  if (tls) await applyAcls(classpath, brokers);
   if (supervising) writeFileSync(join(stackDir, 'owner'), `${JSON.stringify({ supervisor: process.pid, start: process.ppid })}\n`);
   const trust = tls ? `KAFKA_SSL_CA_FILE=${tls.ca}\nSCHEMA_REGISTRY_CA_FILE=${tls.ca}\n` : '';
   writeFileSync(join(stackDir, 'env'), `KAFKA_BROKERS=${brokers}\nSCHEMA_REGISTRY_URL=${registryUrl}\n${trust}`);

@@ -46,3 +46,7 @@ export function unreachable(what: string, value: unknown): never {
 
 /** A retry loop's verdict on an error: only a LoopguardError marked retriable earns another attempt. */
 export const isRetriable = (e: unknown): boolean => e instanceof LoopguardError && e.retriable;
+
+/** What a secured Kafka refused: credentials, TLS, an ACL. Retrying with the same settings gets the same answer. */
+export const isKafkaRefusal = (e: unknown): e is LoopguardError =>
+  e instanceof LoopguardError && (e.code === ERROR_CODES.kafkaAuthentication || e.code === ERROR_CODES.kafkaAuthorization || e.code === ERROR_CODES.kafkaTls);
