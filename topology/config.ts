@@ -224,13 +224,25 @@ const fail = (path: string, message: string): never => {
   throw new LoopguardError(ERROR_CODES.configInvalid, `config ${path}: ${message}`, { key: path });
 };
 
+/**
+ * A union's issue as the issue of the branch the value was meant for: `ssl: { caFile: … }` that
+ * fails is about its caFile, not "neither a boolean nor an object". A value of no branch's type
+ * keeps the union's own message.
+ */
+function meant(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union') return issue;
+  const branch = issue.errors.find((b) => b[0] !== undefined && !(b[0].code === 'invalid_type' && b[0].path.length === 0));
+  return branch === undefined ? issue : meant({ ...branch[0]!, path: [...issue.path, ...branch[0]!.path] });
+}
+
 function validate<S extends z.ZodType>(schema: S, value: unknown, path: string): z.output<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const first = r.error.issues[0]!;
+  const issues = r.error.issues.map(meant);
+  const first = issues[0]!;
   const keys = first.code === 'unrecognized_keys' ? first.keys : [];
   const full = [path, ...first.path.map(String), ...keys].filter(Boolean).join('.');
-  return fail(full, formatIssues(r.error.issues));
+  return fail(full, formatIssues(issues));
 }
 
 function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number, policy: ToolPolicyBlock | undefined): ToolLoopConfig {
