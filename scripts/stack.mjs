@@ -20,7 +20,7 @@ import { request } from 'node:https';
 import { createServer, connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TENANTS, aclCommands, adminProperties, generateTls, passwords, registryTlsArgs, scramArgs, secureProperties } from './stack/secure.mjs';
+import { BENCH_ACL, TENANTS, aclCommands, adminProperties, generateTls, passwords, registryTlsArgs, scramArgs, secureProperties } from './stack/secure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stackDir = process.env.LOOPGUARD_STACK_DIR ?? join(root, '.stack');
@@ -206,8 +206,8 @@ function runJava(args) {
 }
 
 // Kafka's own kafka-acls, two at a time: each is a JVM of a second or two.
-async function applyAcls(classpath, brokers) {
-  const commands = TENANTS.flatMap(aclCommands);
+async function applyAcls(classpath, brokers, plaintext) {
+  const commands = [...TENANTS.flatMap(aclCommands), ...(plaintext ? [BENCH_ACL] : [])];
   const tool = ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
   const base = ['org.apache.kafka.tools.AclCommand', '--bootstrap-server', brokers, '--command-config', join(stackDir, 'admin.properties')];
   let next = 0;
@@ -223,7 +223,7 @@ async function applyAcls(classpath, brokers) {
   log(`${commands.length} kafka-acls commands applied (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
-async function up(secure = false) {
+async function up(secure = false, plaintext = false) {
   if (existsSync(join(stackDir, 'env')) && status(true)) {
     const running = existsSync(join(stackDir, 'users'));
     if (running !== secure) fail(`a ${running ? 'secured' : 'plain'} stack is running in ${stackDir}; stop it first (node scripts/stack.mjs down)`);
@@ -239,14 +239,14 @@ async function up(secure = false) {
   const classpath = kafkaClasspath();
   const apicurio = apicurioHome();
 
-  const [kafkaPort, controllerPort, registryPort, brokerPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [kafkaPort, controllerPort, registryPort, brokerPort, plaintextPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const dataDir = join(stackDir, 'kafka-data');
   mkdirSync(dataDir, { recursive: true });
   const tls = secure ? generateTls(join(stackDir, 'tls'), fail) : undefined;
   const pw = secure ? passwords() : undefined;
   const props = join(stackDir, 'server.properties');
   const listeners = tls
-    ? secureProperties({ clientPort: kafkaPort, brokerPort, controllerPort, tls })
+    ? secureProperties({ clientPort: kafkaPort, brokerPort, controllerPort, tls, ...(plaintext ? { plaintextPort } : {}) })
     : [
         `listeners=PLAINTEXT://127.0.0.1:${kafkaPort},CONTROLLER://127.0.0.1:${controllerPort}`,
         `advertised.listeners=PLAINTEXT://127.0.0.1:${kafkaPort}`,
@@ -307,11 +307,11 @@ async function up(secure = false) {
   const registryUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${registryPort}/apis/ccompat/v7`;
   // A secured broker's ACLs go in while the registry is still starting.
   await Promise.all([
-    waitUntil('kafka', kafka, async () => (await tcpOpen(kafkaPort)) && kafkaAnswers(brokers)).then(() => tls && applyAcls(classpath, brokers)),
+    waitUntil('kafka', kafka, async () => (await tcpOpen(kafkaPort)) && kafkaAnswers(brokers)).then(() => tls && applyAcls(classpath, brokers, plaintext)),
     waitUntil('registry', registry, () => registryAnswers(registryUrl, tls?.ca)),
   ]);
   if (supervising) writeFileSync(join(stackDir, 'owner'), `${JSON.stringify({ supervisor: process.pid, start: process.ppid })}\n`);
-  const trust = tls ? `KAFKA_SSL_CA_FILE=${tls.ca}\nSCHEMA_REGISTRY_CA_FILE=${tls.ca}\n` : '';
+  const trust = tls ? `KAFKA_SSL_CA_FILE=${tls.ca}\nSCHEMA_REGISTRY_CA_FILE=${tls.ca}\n${plaintext ? `KAFKA_PLAINTEXT_BROKERS=127.0.0.1:${plaintextPort}\n` : ''}` : '';
   writeFileSync(join(stackDir, 'env'), `KAFKA_BROKERS=${brokers}\nSCHEMA_REGISTRY_URL=${registryUrl}\n${trust}`);
   log('up');
   printEnv();
@@ -429,7 +429,7 @@ function signalRegistry(signal) {
 
 const cmd = process.argv[2];
 const secureFlag = process.argv.includes('--secure') || process.env.LOOPGUARD_STACK_SECURE === '1';
-if (cmd === 'up') await up(secureFlag);
+if (cmd === 'up') await up(secureFlag, secureFlag && process.argv.includes('--plaintext'));
 else if (cmd === 'supervise') await supervise();
 else if (cmd === 'restart-kafka') await restartKafka();
 else if (cmd === 'freeze-registry') signalRegistry('SIGSTOP');
@@ -438,7 +438,7 @@ else if (cmd === 'down') await down();
 else if (cmd === 'status') process.exit(status() ? 0 : 1);
 else {
   process.stderr.write(
-    'usage: node scripts/stack.mjs up [--secure]|down|status|supervise|restart-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n          --secure (or LOOPGUARD_STACK_SECURE=1): SASL_SSL with SCRAM-SHA-512 users, ACLs (deny by\n          default), the registry over HTTPS; credentials in .stack/users/<user>.env, CA in .stack/tls\n  supervise  up, then stop both when stdin closes or the parent process is gone\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
+    'usage: node scripts/stack.mjs up [--secure]|down|status|supervise|restart-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on free loopback ports, write .stack/env\n          --secure (or LOOPGUARD_STACK_SECURE=1): SASL_SSL with SCRAM-SHA-512 users, ACLs (deny by\n          default), the registry over HTTPS; credentials in .stack/users/<user>.env, CA in .stack/tls\n          --secure --plaintext: a PLAINTEXT listener too (benchmarks: bench/runtime.mjs --help)\n  supervise  up, then stop both when stdin closes or the parent process is gone\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
   );
   process.exit(cmd === '--help' || cmd === '-h' ? 0 : 2);
 }

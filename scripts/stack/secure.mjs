@@ -10,6 +10,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/**
+ * `up --secure --plaintext`, for benchmarks only: a PLAINTEXT listener too, whose clients are
+ * User:ANONYMOUS, and the same ACLs for it and for the processor on everything named `bench-…`,
+ * so that TLS + SASL against plaintext is the only difference between two pipelines of a run.
+ */
+export const BENCH_ACL = ['--add', '--allow-principal', 'User:processor', '--allow-principal', 'User:ANONYMOUS', '--operation', 'All', '--topic', 'bench-', '--group', 'bench-', '--transactional-id', 'bench-', '--resource-pattern-type', 'prefixed'];
+
 /** SCRAM users: the admin (super user) and one per role; runner-b is another tenant's runner. */
 export const USERS = ['admin', 'processor', 'runner', 'dispatcher', 'runner-b'];
 
@@ -142,11 +149,12 @@ export function passwords() {
  * listeners (inter-broker BROKER, CONTROLLER) are TLS with client certificates required: only
  * the holder of the broker's certificate (principal `broker`, by the mapping rule) gets in.
  */
-export function secureProperties({ clientPort, brokerPort, controllerPort, tls }) {
+export function secureProperties({ clientPort, brokerPort, controllerPort, plaintextPort, tls }) {
+  const plaintext = plaintextPort === undefined ? '' : `,PLAINTEXT://127.0.0.1:${plaintextPort}`;
   return [
-    `listeners=SASL_SSL://127.0.0.1:${clientPort},BROKER://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=SASL_SSL://127.0.0.1:${clientPort},BROKER://127.0.0.1:${brokerPort}`,
-    'listener.security.protocol.map=SASL_SSL:SASL_SSL,BROKER:SSL,CONTROLLER:SSL',
+    `listeners=SASL_SSL://127.0.0.1:${clientPort},BROKER://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}${plaintext}`,
+    `advertised.listeners=SASL_SSL://127.0.0.1:${clientPort},BROKER://127.0.0.1:${brokerPort}${plaintext}`,
+    `listener.security.protocol.map=SASL_SSL:SASL_SSL,BROKER:SSL,CONTROLLER:SSL${plaintext ? ',PLAINTEXT:PLAINTEXT' : ''}`,
     'inter.broker.listener.name=BROKER',
     'sasl.enabled.mechanisms=SCRAM-SHA-512',
     'listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
