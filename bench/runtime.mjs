@@ -622,7 +622,9 @@ async function main() {
   }
   if (out.throughput.atLeastOnceTls && out.throughput.atLeastOnce) {
     const ratio = (k) => (med(out[k].atLeastOnceTls) / med(out[k].atLeastOnce)).toFixed(2);
-    console.log(`at_least_once over TLS+SASL (SCRAM-SHA-512) / over plaintext, same broker and ACLs: ${ratio('throughput')} first to last output, ${ratio('throughputFromReady')} from ready`);
+    console.log(
+      `at_least_once over TLS+SASL (SCRAM-SHA-512) / over plaintext, same broker and ACLs: ${ratio('throughput')} first to last output, ${ratio('throughputFromReady')} from ready`,
+    );
   }
   if (out.restore.length > 0) {
     const r = out.restore;

@@ -15,7 +15,23 @@ import { join } from 'node:path';
  * User:ANONYMOUS, and the same ACLs for it and for the processor on everything named `bench-…`,
  * so that TLS + SASL against plaintext is the only difference between two pipelines of a run.
  */
-export const BENCH_ACL = ['--add', '--allow-principal', 'User:processor', '--allow-principal', 'User:ANONYMOUS', '--operation', 'All', '--topic', 'bench-', '--group', 'bench-', '--transactional-id', 'bench-', '--resource-pattern-type', 'prefixed'];
+export const BENCH_ACL = [
+  '--add',
+  '--allow-principal',
+  'User:processor',
+  '--allow-principal',
+  'User:ANONYMOUS',
+  '--operation',
+  'All',
+  '--topic',
+  'bench-',
+  '--group',
+  'bench-',
+  '--transactional-id',
+  'bench-',
+  '--resource-pattern-type',
+  'prefixed',
+];
 
 /** SCRAM users: the admin (super user) and one per role; runner-b is another tenant's runner. */
 export const USERS = ['admin', 'processor', 'runner', 'dispatcher', 'runner-b'];

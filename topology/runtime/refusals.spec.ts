@@ -112,7 +112,8 @@ describe("librdkafka's log lines", () => {
     );
     expect(r).toMatchObject({
       code: ERROR_CODES.kafkaTls,
-      message: "cannot connect to Kafka at 127.0.0.1:9093: TLS: the broker's certificate is not trusted; set loopguard.kafka.ssl.caFile (or KAFKA_SSL_CA_FILE) to the CA that signed it (error:0A000086:SSL routines::certificate verify failed)",
+      message:
+        "cannot connect to Kafka at 127.0.0.1:9093: TLS: the broker's certificate is not trusted; set loopguard.kafka.ssl.caFile (or KAFKA_SSL_CA_FILE) to the CA that signed it (error:0A000086:SSL routines::certificate verify failed)",
     });
   });
 
@@ -154,7 +155,10 @@ describe('a connection the broker closed', () => {
     expect(await speaksTls(tls)).toBe(true);
     expect(await speaksTls(plain)).toBe(false);
     const off = settings({ brokers: [tls], ssl: false }).kafka;
-    expect(await diagnoseClosed(off, false)).toMatchObject({ code: ERROR_CODES.kafkaTls, message: expect.stringContaining('the broker expects TLS on this port, and loopguard.kafka.ssl is off') });
+    expect(await diagnoseClosed(off, false)).toMatchObject({
+      code: ERROR_CODES.kafkaTls,
+      message: expect.stringContaining('the broker expects TLS on this port, and loopguard.kafka.ssl is off'),
+    });
     expect(await diagnoseClosed(settings({ brokers: [plain], ssl: false }).kafka, false)).toBeUndefined();
   });
 
@@ -167,7 +171,11 @@ describe('a connection the broker closed', () => {
 
 describe('afterCheck', () => {
   const session = (calls: string[]): KafkaSession =>
-    ({ partitionCounts: async () => (calls.push('partitionCounts'), new Map()), producer: async () => (calls.push('producer'), {}), close: async () => calls.push('close') }) as never;
+    ({
+      partitionCounts: async () => (calls.push('partitionCounts'), new Map()),
+      producer: async () => (calls.push('producer'), {}),
+      close: async () => calls.push('close'),
+    }) as never;
 
   it('checks once, before the first call that reaches the broker', async () => {
     const calls: string[] = [];

@@ -20,7 +20,25 @@ export function pemFiles(): PemFiles {
   const dir = mkdtempSync(join(tmpdir(), 'loopguard-pem-'));
   const f = (name: string) => join(dir, name);
   const openssl = (args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-noenc', '-keyout', f('key.pem'), '-out', f('cert.pem'), '-days', '2', '-subj', '/CN=spec', '-addext', 'subjectAltName=IP:127.0.0.1']);
+  openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-noenc',
+    '-keyout',
+    f('key.pem'),
+    '-out',
+    f('cert.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=spec',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ]);
   openssl(['pkcs8', '-topk8', '-in', f('key.pem'), '-out', f('encrypted-key.pem'), '-v2', 'aes-128-cbc', '-passout', 'pass:s3cret']);
   writeFileSync(f('not.pem'), 'not a PEM file\n');
   return {
