@@ -400,6 +400,13 @@ describe('refusals: one clear line at once, nothing left running, nothing reachi
     );
   });
 
+  it('`loopguard run` without the processor’s ACLs: not authorised, naming the topic', async () => {
+    refusedAtOnce(
+      await ended('node', [CLI, 'run', '--config', tenantA.file], as('runner')),
+      /not authorised to DESCRIBE topic loopguard\.tool-loop-runs-changelog, so neither to READ nor to WRITE it \(Kafka user runner\)/,
+    );
+  });
+
   it('`topics create` by the processor: not authorised to CREATE', async () => {
     refusedAtOnce(
       await ended('node', [CLI, 'topics', 'create', '--config', tenantC.file], as('processor')),

@@ -123,7 +123,7 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
         const records = stages.flat();
         chain = chain.then(async () => {
           const t = await open();
-          await sendAll((r) => t.sendBatch(r), records);
+          await kafkaCall('cannot send records in a transaction', () => sendAll((r) => t.sendBatch(r), records), kafka, writeAccess(records));
         });
         chain.catch(() => undefined); // it surfaces from commit
       },
