@@ -202,8 +202,10 @@ beforeAll(async () => {
   });
 }, 600_000);
 
-// Everything that talks to the stack stops before it does.
+// Everything that talks to the stack stops before it does; the gateways at once (each may take
+// OpenClaw's shutdown budget).
 afterAll(async () => {
+  await Promise.all([plugin?.stop(), refusedPlugin?.stop()]);
   for (const stop of stops) await stop().catch(() => undefined);
   if (processor?.child.exitCode === null) processor.child.kill('SIGKILL');
   for (const s of sessions) await s.close().catch(() => undefined);
