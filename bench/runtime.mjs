@@ -5,6 +5,7 @@
 // this machine. Each loopguard pipeline is compared with the pass-through of its guarantee.
 //
 //   npm run build && npm run stack:up && node bench/runtime.mjs [--events 60000] [--rate 1000] [--seconds 20] [--rounds 1] [--restore-keys 100000] [--json]
+//   ... on `node scripts/stack.mjs up --secure --plaintext`: --pipelines atLeastOnce,atLeastOnceTls (TLS+SASL against plaintext)
 //   ... [--only throughput,latency] [--variant before=bench/data/dist-before] [--node-arg --cpu-prof]
 //
 // Throughput: a backlog of pre-hashed tool events is produced first, then the stage starts;
@@ -61,9 +62,13 @@ KAFKA_BROKERS and SCHEMA_REGISTRY_URL, or .stack/env from npm run stack:up)
   --variant N=DIR   also run loopguard from DIR/cli/main.js (a copy of dist/ inside this
                     repository), as pipelines "N at-least-once" and "N exactly-once"; repeatable
   --pipelines LIST  only these pipelines, by key (passThrough, passThroughEos, atLeastOnce,
-                    exactlyOnce, atLeastOnce@N, exactlyOnce@N; comma-separated; default all).
-                    Each loopguard pipeline is compared with the pass-through of its own
-                    guarantee (exactly-once with passThrough when passThroughEos did not run)
+                    atLeastOnceTls, exactlyOnce, atLeastOnce@N, exactlyOnce@N; comma-separated;
+                    default all). Each loopguard pipeline is compared with the pass-through of
+                    its own guarantee (exactly-once with passThrough when passThroughEos did
+                    not run). atLeastOnceTls runs only on a stack started with
+                    \`node scripts/stack.mjs up --secure --plaintext\`: it reaches the broker over
+                    TLS with SASL/SCRAM-SHA-512 as the processor user, every other pipeline over
+                    the plaintext listener of the same broker, both with the same ACLs
   --node-arg ARG    pass ARG to node for every loopguard process (e.g. --cpu-prof); repeatable
   --client NAME     Kafka client of every pipeline, pass-through included: kafkajs or
                     librdkafka (default kafkajs)
@@ -130,14 +135,24 @@ const PARTITIONS = 6;
 const TICKS_PER_SECOND = 20;
 const WAIT_MS = 600_000;
 
-const env = process.env.KAFKA_BROKERS
-  ? process.env
-  : Object.fromEntries(
-      readFileSync('.stack/env', 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => l.split('=')),
-    );
+const envFile = (file) =>
+  Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+const env = process.env.KAFKA_BROKERS ? process.env : envFile(join(process.env.LOOPGUARD_STACK_DIR ?? '.stack', 'env'));
+/**
+ * A stack started with `up --secure --plaintext` has a PLAINTEXT listener too, whose clients
+ * have the same ACLs as its `processor` user on `bench-…`: every pipeline runs on it, except
+ * the TLS one (atLeastOnceTls), which runs on its SASL_SSL listener as `processor`.
+ */
+const SECURE = env.KAFKA_PLAINTEXT_BROKERS !== undefined;
+const TLS_ENV = SECURE ? { ...env, ...envFile(join(process.env.LOOPGUARD_STACK_DIR ?? '.stack', 'users', 'processor.env')) } : undefined;
+const PLAIN_ENV = SECURE ? { SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, SCHEMA_REGISTRY_CA_FILE: env.SCHEMA_REGISTRY_CA_FILE, KAFKA_BROKERS: env.KAFKA_PLAINTEXT_BROKERS } : env;
+/** This process's environment without the Kafka settings a world gives its `loopguard run`. */
+const BASE_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(KAFKA_|SCHEMA_REGISTRY_)/.test(k)));
 /**
  * The broker's pid when it is the one scripts/stack.mjs runs in LOOPGUARD_STACK_DIR (default
  * .stack) and this run uses it: its CPU is then reported apart. Undefined for any other broker.
@@ -146,7 +161,7 @@ const BROKER_PID = (() => {
   const dir = process.env.LOOPGUARD_STACK_DIR ?? '.stack';
   try {
     const stackEnv = readFileSync(join(dir, 'env'), 'utf8');
-    if (!stackEnv.includes(`KAFKA_BROKERS=${env.KAFKA_BROKERS}\n`)) return undefined;
+    if (!stackEnv.includes(`KAFKA_BROKERS=${env.KAFKA_BROKERS}\n`) && !stackEnv.includes(`KAFKA_PLAINTEXT_BROKERS=${PLAIN_ENV.KAFKA_BROKERS}\n`)) return undefined;
     const pid = Number(readFileSync(join(dir, 'kafka.pid'), 'utf8').trim());
     process.kill(pid, 0);
     return pid;
@@ -158,7 +173,7 @@ const log = createLogger({ log: { level: 'warn', redact: true } }, 'bench');
 const progress = (msg) => process.stderr.write(`runtime: ${msg}\n`);
 const worlds = [];
 
-function world(label, guarantee = 'at_least_once', port = 0) {
+function world(label, guarantee = 'at_least_once', port = 0, tls = false) {
   const name = `bench-${label}-${randomUUID().slice(0, 6)}`;
   // HTTP on a free loopback port: other processes on the machine may hold the default one.
   const raw = worldConfig(name, PARTITIONS, { processing: { guarantee }, http: { port, host: '127.0.0.1' }, kafka: { client: CLIENT } });
@@ -166,7 +181,8 @@ function world(label, guarantee = 'at_least_once', port = 0) {
   worlds.push(dir);
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(raw));
-  return { name, file, port, config: configFrom(raw, env) };
+  const worldEnv = tls ? TLS_ENV : PLAIN_ENV;
+  return { name, file, port, env: worldEnv, config: configFrom(raw, worldEnv) };
 }
 
 /** The first tool call of run `i` (one run per call: one changelog key each). */
@@ -182,7 +198,7 @@ const firstCall = (i) => ({
 
 async function setup(w) {
   const kafka = connectKafka(w.config.settings, log, '-bench');
-  const catalog = SchemaCatalog.connect(w.config.settings.schemaRegistry.url);
+  const catalog = SchemaCatalog.connect(w.config.settings.schemaRegistry);
   const topology = buildTopology(w.config);
   await kafka.createTopics([...topicSpecs(w.config, topology), ...passthroughTopics(w).map((topic) => ({ topic, partitions: PARTITIONS, replicationFactor: 1 }))]);
   await catalog.register(w.config.topics.toolEvents, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
@@ -202,7 +218,7 @@ async function setup(w) {
 
 /** Reads `topic` from the beginning; calls onValue(buffer, now) per record. */
 async function reader(kafka, topic, onValue) {
-  const c = kafka.groupConsumer(`reader-${randomUUID()}`, { topics: [topic], fromBeginning: true });
+  const c = kafka.groupConsumer(`${topic}-reader-${randomUUID()}`, { topics: [topic], fromBeginning: true });
   await c.run({
     onBatch: async (b) => {
       const now = Date.now();
@@ -226,7 +242,7 @@ async function waitUntil(what, done, failed = () => undefined) {
 
 function startLoopguard(w, { logs = false, main = 'dist/cli/main.js' } = {}) {
   const child = spawn(process.execPath, [...NODE_ARGS, main, 'run', '--config', w.file], {
-    env: { ...process.env, ...env, LOG_LEVEL: logs ? 'info' : 'warn' },
+    env: { ...BASE_ENV, ...w.env, LOG_LEVEL: logs ? 'info' : 'warn' },
     stdio: ['ignore', 'ignore', logs ? 'pipe' : 'inherit'],
   });
   let exited = null;
@@ -315,7 +331,7 @@ const pct = (xs, p) => {
 };
 
 async function throughput(p) {
-  const w = world(p.label, p.guarantee, await freePort());
+  const w = world(p.label, p.guarantee, await freePort(), p.tls);
   const s = await setup(w);
   await s.backlog(EVENTS, (i) => hashedCall(i, 1_700_000_000_000 + i));
   let seen = 0;
@@ -357,7 +373,7 @@ async function throughput(p) {
 }
 
 async function latency(p) {
-  const w = world(`${p.label}l`, p.guarantee, await freePort());
+  const w = world(`${p.label}l`, p.guarantee, await freePort(), p.tls);
   const s = await setup(w);
   const stage = await p.start(w, s.kafka);
   const samples = [];
@@ -485,6 +501,16 @@ const PIPELINES = [
     tsOf: decisionTs,
   },
   {
+    key: 'atLeastOnceTls',
+    label: 'alotls',
+    name: 'loopguard run, at_least_once, TLS+SASL',
+    guarantee: 'at_least_once',
+    tls: true,
+    start: (w) => startLoopguard(w, { logs: true }),
+    output: verdicts,
+    tsOf: decisionTs,
+  },
+  {
     key: 'exactlyOnce',
     label: 'eos',
     name: 'loopguard run, exactly_once',
@@ -506,7 +532,12 @@ const PIPELINES = [
   ),
 ];
 
-const CHOSEN = values.pipelines === undefined ? PIPELINES : PIPELINES.filter((p) => values.pipelines.split(',').includes(p.key));
+const AVAILABLE = PIPELINES.filter((p) => !p.tls || SECURE);
+const CHOSEN = values.pipelines === undefined ? AVAILABLE : AVAILABLE.filter((p) => values.pipelines.split(',').includes(p.key));
+if (CHOSEN.length === 0) {
+  process.stderr.write(`loopguard: runtime bench: no pipeline to run (atLeastOnceTls needs a stack started with \`node scripts/stack.mjs up --secure --plaintext\`)\n`);
+  process.exit(2);
+}
 
 async function main() {
   const out = {
@@ -587,6 +618,12 @@ async function main() {
     console.log(
       `${p.name.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} events/s (${(rate / pt).toFixed(2)} of ${of}; from ready ${Math.round(ready).toLocaleString('en-US')}, ${(ready / ptReady).toFixed(2)})   latency p50 ${med(l.map((x) => x.p50))} ms, p99 ${p99} ms (${(p99 / ptP99).toFixed(2)}× ${of})` +
         (WARM_SECONDS > 0 ? `; first ${WARM_SECONDS} s p99 ${cold} ms (${(cold / ptCold).toFixed(2)}×)` : ''),
+    );
+  }
+  if (out.throughput.atLeastOnceTls && out.throughput.atLeastOnce) {
+    const ratio = (k) => (med(out[k].atLeastOnceTls) / med(out[k].atLeastOnce)).toFixed(2);
+    console.log(
+      `at_least_once over TLS+SASL (SCRAM-SHA-512) / over plaintext, same broker and ACLs: ${ratio('throughput')} first to last output, ${ratio('throughputFromReady')} from ready`,
     );
   }
   if (out.restore.length > 0) {

@@ -11,5 +11,5 @@ export interface Connected {
 }
 
 export function connect(config: LoopguardConfig, log: Logger, clientSuffix = ''): Connected {
-  return { kafka: connectKafka(config.settings, log, clientSuffix), catalog: SchemaCatalog.connect(config.settings.schemaRegistry.url) };
+  return { kafka: connectKafka(config.settings, log, clientSuffix), catalog: SchemaCatalog.connect(config.settings.schemaRegistry) };
 }

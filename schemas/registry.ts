@@ -2,6 +2,8 @@
 // Values use the Confluent wire format (magic byte 0, 4-byte schema id, Avro binary). Schemas
 // are registered under `<topic>-value` with an explicit compatibility mode; ids are looked up
 // once; records written with another (compatible) schema are resolved into ours.
+import { readFileSync } from 'node:fs';
+import { Agent } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type avro from 'avsc';
@@ -73,6 +75,8 @@ function registrationFailure(e: unknown): 'conflict' | 'unreachable' | 'refused'
   if (/incompatib|RuleViolation/i.test(message)) return 'refused';
   if (status === 409 || /already exists|!= NONE\)/i.test(message)) return 'conflict';
   if (status === undefined || status >= 500 || status === 408 || status === 429) return 'unreachable';
+  // A certificate not trusted, or TLS not spoken where it was asked for: the same next time.
+  if (/certificate|self[- ]signed|wrong version number|EPROTO/i.test(message)) return 'refused';
   if (status === 400 && /ECONN|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|socket|timeout/i.test(message)) return 'unreachable';
   return 'refused';
 }
@@ -85,9 +89,21 @@ export class SchemaCatalog {
 
   constructor(readonly registry: SchemaRegistry) {}
 
-  /** Every registry request is bounded: a registry that hangs counts as down, not as slow. */
-  static connect(url: string, timeoutMs = 5_000): SchemaCatalog {
-    return new SchemaCatalog(new SchemaRegistry({ host: url, retry: { retries: 2, initialRetryTimeInSecs: 0.2 }, middlewares: [TimeoutMiddleware(timeoutMs) as never] })); // same mappersmith, generics differ
+  /**
+   * Every registry request is bounded: a registry that hangs counts as down, not as slow.
+   * `caFile`: for an https:// registry, the CA to trust instead of the system's.
+   */
+  static connect(registry: { readonly url: string; readonly caFile?: string | undefined }, timeoutMs = 5_000): SchemaCatalog {
+    // Its idle sockets are unref'd (Node's keep-alive agent), so they never hold a process up.
+    const agent = registry.caFile !== undefined && registry.url.startsWith('https:') ? new Agent({ keepAlive: true, ca: readFileSync(registry.caFile) }) : undefined;
+    return new SchemaCatalog(
+      new SchemaRegistry({
+        host: registry.url,
+        retry: { retries: 2, initialRetryTimeInSecs: 0.2 },
+        middlewares: [TimeoutMiddleware(timeoutMs) as never], // same mappersmith, generics differ
+        ...(agent !== undefined ? { agent } : {}),
+      }),
+    );
   }
 
   /**

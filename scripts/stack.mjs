@@ -4,6 +4,8 @@
 // both fetched from Maven Central with Maven and run on free loopback ports.
 //
 //   node scripts/stack.mjs up     # start both, wait until they answer, write .stack/env
+//   node scripts/stack.mjs up --secure   # the same secured (or LOOPGUARD_STACK_SECURE=1): TLS,
+//                                        # SCRAM users, ACLs, registry over HTTPS (scripts/stack/secure.mjs)
 //   node scripts/stack.mjs down   # stop both and remove their data
 //   node scripts/stack.mjs status
 //   node scripts/stack.mjs supervise   # `up`, then stay as the stack's supervisor (see below)
@@ -13,11 +15,13 @@
 // Maven repository (~/.m2) and in <stack dir>/cache between runs, or in LOOPGUARD_STACK_CACHE,
 // which several stacks may share (each artifact is put in place by an atomic rename).
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { createServer, connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_ACL, TENANTS, aclCommands, adminProperties, generateTls, passwords, registryTlsArgs, scramArgs, secureProperties } from './stack/secure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stackDir = process.env.LOOPGUARD_STACK_DIR ?? join(root, '.stack');
@@ -46,8 +50,10 @@ function mvn(args) {
   if (r.status !== 0) fail(`mvn ${args.join(' ')} failed:\n${r.stdout}${r.stderr}`);
 }
 
+// Named after the POM it was resolved from: a stack cache shared with a checkout whose POM
+// differs (another Kafka version, kafka-tools or not) never hands it the wrong jars.
 function kafkaClasspath() {
-  const file = join(cacheDir, 'kafka.classpath');
+  const file = join(cacheDir, `kafka-${createHash('sha256').update(readFileSync(pom)).digest('hex').slice(0, 12)}.classpath`);
   if (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
     log('resolving Apache Kafka with Maven');
     const partial = `${file}.${process.pid}.partial`;
@@ -164,10 +170,10 @@ function tcpOpen(port) {
 }
 
 // A broker that accepts TCP may still be electing its controller; ask for metadata with the
-// same client the project uses.
+// same client the project uses (a secured stack: as its admin, over TLS).
 async function kafkaAnswers(brokers) {
   const { Kafka, logLevel } = (await import('kafkajs')).default;
-  const admin = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+  const admin = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING, retry: { retries: 0 }, ...adminClientOf() }).admin();
   try {
     await admin.connect();
     await admin.describeCluster();
@@ -177,40 +183,105 @@ async function kafkaAnswers(brokers) {
   }
 }
 
-async function registryAnswers(url) {
-  const r = await fetch(`${url}/subjects`);
-  return r.ok;
+// The secured stack's admin credentials and CA as kafkajs settings; none for a plain stack.
+function adminClientOf() {
+  const file = join(stackDir, 'users', 'admin.env');
+  if (!existsSync(file)) return {};
+  const vars = envFile(file);
+  return {
+    ssl: { ca: [readFileSync(join(stackDir, 'tls', 'ca.pem'), 'utf8')] },
+    sasl: { mechanism: 'scram-sha-512', username: vars.KAFKA_SASL_USERNAME, password: vars.KAFKA_SASL_PASSWORD },
+  };
 }
 
-async function up() {
+function envFile(file) {
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+}
+
+async function registryAnswers(url, ca) {
+  if (ca === undefined) return (await fetch(`${url}/subjects`)).ok;
+  return new Promise((resolve) => {
+    const req = request(`${url}/subjects`, { ca: readFileSync(ca) }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.once('error', () => resolve(false));
+    req.end();
+  });
+}
+
+const JVM_FLAGS = (classpath) => ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
+
+function runJava(args) {
+  return new Promise((resolve) => {
+    const out = openSync(join(stackDir, 'acls.log'), 'a');
+    const child = spawn('java', args, { stdio: ['ignore', out, out] });
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
+// Kafka's own kafka-acls, two at a time: each is a JVM of a second or two.
+async function applyAcls(classpath, brokers, plaintext) {
+  const commands = [...TENANTS.flatMap(aclCommands), ...(plaintext ? [BENCH_ACL] : [])];
+  const tool = ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
+  const base = ['org.apache.kafka.tools.AclCommand', '--bootstrap-server', brokers, '--command-config', join(stackDir, 'admin.properties')];
+  let next = 0;
+  const worker = async () => {
+    while (next < commands.length) {
+      const args = commands[next++];
+      const code = await runJava([...tool, ...base, ...args]);
+      if (code !== 0) fail(`kafka-acls ${args.join(' ')} exited ${code}; see ${join(stackDir, 'acls.log')}`);
+    }
+  };
+  const t0 = Date.now();
+  await Promise.all([worker(), worker()]);
+  log(`${commands.length} kafka-acls commands applied (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+async function up(secure = false, plaintext = false) {
   if (existsSync(join(stackDir, 'env')) && status(true)) {
+    const running = existsSync(join(stackDir, 'users'));
+    if (running !== secure) fail(`a ${running ? 'secured' : 'plain'} stack is running in ${stackDir}; stop it first (node scripts/stack.mjs down)`);
     log('already running');
     printEnv();
     return;
   }
   requireTool('java', ['-version'], 'Install a Java 17+ runtime (e.g. apt-get install openjdk-17-jre-headless).');
   requireTool('mvn', ['-v'], 'Install Apache Maven (e.g. apt-get install maven).');
+  if (secure) requireTool('openssl', ['version'], 'Install OpenSSL (e.g. apt-get install openssl).');
   await down(true);
   mkdirSync(cacheDir, { recursive: true });
   const classpath = kafkaClasspath();
   const apicurio = apicurioHome();
 
   const [kafkaPort, registryPort] = [await chosenPort('LOOPGUARD_STACK_KAFKA_PORT', 'Kafka'), await chosenPort('LOOPGUARD_STACK_REGISTRY_PORT', 'the registry')];
-  const controllerPort = await freePort();
+  const [controllerPort, brokerPort, plaintextPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = join(stackDir, 'kafka-data');
   mkdirSync(dataDir, { recursive: true });
+  const tls = secure ? generateTls(join(stackDir, 'tls'), fail) : undefined;
+  const pw = secure ? passwords() : undefined;
   const props = join(stackDir, 'server.properties');
+  const listeners = tls
+    ? secureProperties({ clientPort: kafkaPort, brokerPort, controllerPort, tls, ...(plaintext ? { plaintextPort } : {}) })
+    : [
+        `listeners=PLAINTEXT://127.0.0.1:${kafkaPort},CONTROLLER://127.0.0.1:${controllerPort}`,
+        `advertised.listeners=PLAINTEXT://127.0.0.1:${kafkaPort}`,
+        'inter.broker.listener.name=PLAINTEXT',
+        'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+      ];
   writeFileSync(
     props,
     [
       'process.roles=broker,controller',
       'node.id=1',
       `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-      `listeners=PLAINTEXT://127.0.0.1:${kafkaPort},CONTROLLER://127.0.0.1:${controllerPort}`,
-      `advertised.listeners=PLAINTEXT://127.0.0.1:${kafkaPort}`,
+      ...listeners,
       'controller.listener.names=CONTROLLER',
-      'inter.broker.listener.name=PLAINTEXT',
-      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
       `log.dirs=${dataDir}`,
       'num.partitions=1',
       'offsets.topic.replication.factor=1',
@@ -225,23 +296,24 @@ async function up() {
       '',
     ].join('\n'),
   );
-  const jvm = ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
+  const jvm = JVM_FLAGS(classpath);
   // Kafka's own ids (Uuid.randomUuid) never start with '-', which kafka-storage reads as an
   // option: one start in 64 failed ("argument --cluster-id/-t: expected one argument", CI).
   let clusterId;
   do clusterId = randomBytes(16).toString('base64url');
   while (clusterId.startsWith('-'));
-  const fmt = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props], { encoding: 'utf8' });
+  const fmt = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props, ...(pw ? scramArgs(pw) : [])], { encoding: 'utf8' });
   if (fmt.status !== 0) fail(`formatting Kafka storage failed:\n${fmt.stdout}${fmt.stderr}`);
 
-  log(`starting Kafka on 127.0.0.1:${kafkaPort}, Apicurio Registry on 127.0.0.1:${registryPort}`);
+  log(`starting Kafka on 127.0.0.1:${kafkaPort}, Apicurio Registry on 127.0.0.1:${registryPort}${secure ? ' (secured: SASL_SSL, ACLs, HTTPS)' : ''}`);
+  if (tls) writeSecrets(pw, tls);
   const kafka = startDetached('kafka', [...jvm, 'kafka.Kafka', props]);
   const registry = startDetached(
     'registry',
     [
       '-Xms128m',
       '-Xmx512m',
-      `-Dquarkus.http.port=${registryPort}`,
+      ...(tls ? registryTlsArgs(registryPort, tls) : [`-Dquarkus.http.port=${registryPort}`]),
       '-Dquarkus.http.host=127.0.0.1',
       '-Dquarkus.log.level=WARN',
       '-Dquarkus.http.limits.max-body-size=20M',
@@ -253,15 +325,28 @@ async function up() {
   );
 
   const brokers = `127.0.0.1:${kafkaPort}`;
-  const registryUrl = `http://127.0.0.1:${registryPort}/apis/ccompat/v7`;
+  const registryUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${registryPort}/apis/ccompat/v7`;
+  // A secured broker's ACLs go in while the registry is still starting.
   await Promise.all([
-    waitUntil('kafka', kafka, async () => (await tcpOpen(kafkaPort)) && kafkaAnswers(brokers)),
-    waitUntil('registry', registry, () => registryAnswers(registryUrl)),
+    waitUntil('kafka', kafka, async () => (await tcpOpen(kafkaPort)) && kafkaAnswers(brokers)).then(() => tls && applyAcls(classpath, brokers, plaintext)),
+    waitUntil('registry', registry, () => registryAnswers(registryUrl, tls?.ca)),
   ]);
   if (supervising) writeFileSync(join(stackDir, 'owner'), `${JSON.stringify({ supervisor: process.pid, start: process.ppid })}\n`);
-  writeFileSync(join(stackDir, 'env'), `KAFKA_BROKERS=${brokers}\nSCHEMA_REGISTRY_URL=${registryUrl}\n`);
+  const trust = tls ? `KAFKA_SSL_CA_FILE=${tls.ca}\nSCHEMA_REGISTRY_CA_FILE=${tls.ca}\n${plaintext ? `KAFKA_PLAINTEXT_BROKERS=127.0.0.1:${plaintextPort}\n` : ''}` : '';
+  writeFileSync(join(stackDir, 'env'), `KAFKA_BROKERS=${brokers}\nSCHEMA_REGISTRY_URL=${registryUrl}\n${trust}`);
   log('up');
   printEnv();
+  if (tls) log(`credentials: ${join(stackDir, 'users')}/<user>.env for ${Object.keys(pw).join(', ')}; kafka-acls --command-config ${join(stackDir, 'admin.properties')}`);
+}
+
+// One env file per SCRAM user (KAFKA_SASL_*, as loopguard reads them) and the admin's Java
+// client properties, readable by their owner only.
+function writeSecrets(pw, tls) {
+  mkdirSync(join(stackDir, 'users'), { recursive: true, mode: 0o700 });
+  for (const [user, password] of Object.entries(pw)) {
+    writeFileSync(join(stackDir, 'users', `${user}.env`), `KAFKA_SASL_MECHANISM=scram-sha-512\nKAFKA_SASL_USERNAME=${user}\nKAFKA_SASL_PASSWORD=${password}\n`, { mode: 0o600 });
+  }
+  writeFileSync(join(stackDir, 'admin.properties'), adminProperties(pw, tls.ca), { mode: 0o600 });
 }
 
 function printEnv() {
@@ -299,8 +384,9 @@ async function down(quiet = false) {
     if (alive(pid)) process.kill(-pid, 'SIGKILL');
     if (!quiet) log(`${name} stopped`);
   }
-  for (const f of ['kafka.pid', 'registry.pid', 'env', 'owner', 'server.properties', 'kafka.log', 'registry.log']) rmSync(join(stackDir, f), { force: true });
-  rmSync(join(stackDir, 'kafka-data'), { recursive: true, force: true });
+  for (const f of ['kafka.pid', 'registry.pid', 'env', 'owner', 'server.properties', 'kafka.log', 'registry.log', 'acls.log', 'admin.properties'])
+    rmSync(join(stackDir, f), { force: true });
+  for (const d of ['kafka-data', 'tls', 'users']) rmSync(join(stackDir, d), { recursive: true, force: true });
 }
 
 // `supervise`: what `loopguard start` runs, so the stack never outlives the start that owns
@@ -354,15 +440,8 @@ async function stopKafka() {
 async function startKafka() {
   const pid = pidOf('kafka');
   if (pid !== null && alive(pid)) fail('kafka is running already');
-  const classpath = kafkaClasspath();
-  const jvm = ['-Xms256m', '-Xmx1g', `-Dlog4j2.configurationFile=${join(root, 'scripts/stack/log4j2.properties')}`, '-cp', classpath];
-  const kafka = startDetached('kafka', [...jvm, 'kafka.Kafka', join(stackDir, 'server.properties')]);
-  const env = Object.fromEntries(
-    readFileSync(join(stackDir, 'env'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => l.split('=')),
-  );
+  const kafka = startDetached('kafka', [...JVM_FLAGS(kafkaClasspath()), 'kafka.Kafka', join(stackDir, 'server.properties')]);
+  const env = envFile(join(stackDir, 'env'));
   const port = Number(env.KAFKA_BROKERS.split(':')[1]);
   await waitUntil('kafka', kafka, async () => (await tcpOpen(port)) && kafkaAnswers(env.KAFKA_BROKERS));
   log('kafka started');
@@ -381,7 +460,8 @@ function signalRegistry(signal) {
 }
 
 const cmd = process.argv[2];
-if (cmd === 'up') await up();
+const secureFlag = process.argv.includes('--secure') || process.env.LOOPGUARD_STACK_SECURE === '1';
+if (cmd === 'up') await up(secureFlag, secureFlag && process.argv.includes('--plaintext'));
 else if (cmd === 'supervise') await supervise();
 else if (cmd === 'restart-kafka') await restartKafka();
 else if (cmd === 'stop-kafka') await stopKafka();
@@ -392,7 +472,7 @@ else if (cmd === 'down') await down();
 else if (cmd === 'status') process.exit(status() ? 0 : 1);
 else {
   process.stderr.write(
-    'usage: node scripts/stack.mjs up|down|status|supervise|restart-kafka|stop-kafka|start-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on loopback (free ports, or LOOPGUARD_STACK_KAFKA_PORT / LOOPGUARD_STACK_REGISTRY_PORT), write .stack/env\n  supervise  up, then stop both when stdin closes or the parent process is gone\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, stop-kafka, start-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
+    'usage: node scripts/stack.mjs up [--secure]|down|status|supervise|restart-kafka|stop-kafka|start-kafka|freeze-registry|thaw-registry\n  up      start Kafka (KRaft) and Apicurio Registry on loopback (free ports, or LOOPGUARD_STACK_KAFKA_PORT /\n          LOOPGUARD_STACK_REGISTRY_PORT), write .stack/env\n          --secure (or LOOPGUARD_STACK_SECURE=1): SASL_SSL with SCRAM-SHA-512 users, ACLs (deny by\n          default), the registry over HTTPS; credentials in .stack/users/<user>.env, CA in .stack/tls\n          --secure --plaintext: a PLAINTEXT listener too (benchmarks: bench/runtime.mjs --help)\n  supervise  up, then stop both when stdin closes or the parent process is gone\n  down    stop both and remove their data\n  status  exit 0 when both run\n  restart-kafka, stop-kafka, start-kafka, freeze-registry, thaw-registry  fault injection for tests\n',
   );
   process.exit(cmd === '--help' || cmd === '-h' ? 0 : 2);
 }

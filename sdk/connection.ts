@@ -34,10 +34,18 @@ export interface ClientOptions {
   readonly brokers: readonly string[];
   /** Confluent-compatible schema registry, e.g. http://127.0.0.1:8081. */
   readonly schemaRegistryUrl: string;
+  /** For an https:// registry: a CA certificate (PEM file) to trust instead of the system's. */
+  readonly schemaRegistryCaFile?: string;
   /** Topic names when they differ from loopguard's defaults. */
   readonly topics?: Partial<TopicNames>;
+  /** Kafka client id (default loopguard-sdk). */
   readonly clientId?: string;
-  readonly ssl?: boolean;
+  /**
+   * TLS to Kafka: true (the system's CAs), or PEM files: `caFile` (the CA that signed the
+   * brokers' certificates), `certFile` + `keyFile` (+ `keyPassword`) for mutual TLS.
+   */
+  readonly ssl?: boolean | { caFile?: string; certFile?: string; keyFile?: string; keyPassword?: string };
+  /** SASL credentials (the principal whose ACLs apply). */
   readonly sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   /** Kafka client library (default kafkajs); librdkafka where it is not installed: kafkajs. */
   readonly kafkaClient?: 'kafkajs' | 'librdkafka';
@@ -151,7 +159,7 @@ export class Connection {
           ...(opts.sasl ? { sasl: opts.sasl } : {}),
           ...(opts.kafkaClient ? { client: opts.kafkaClient } : {}),
         },
-        schemaRegistry: { url: opts.schemaRegistryUrl },
+        schemaRegistry: { url: opts.schemaRegistryUrl, ...(opts.schemaRegistryCaFile !== undefined ? { caFile: opts.schemaRegistryCaFile } : {}) },
       },
     }).settings;
     this.log = opts.logger ?? createLogger({ log: { level: 'warn', redact: true } }, 'loopguard-sdk');
@@ -160,7 +168,7 @@ export class Connection {
     this.clientLog = this.log.child({ component: 'kafka-client' }, { level: this.log.isLevelEnabled('debug') ? 'debug' : 'silent' });
     if (this.settings.kafka.client !== kafkaClientInUse(this.settings))
       this.log.warn('librdkafka was asked for but @confluentinc/kafka-javascript is not installed: running on kafkajs');
-    this.catalog = SchemaCatalog.connect(this.settings.schemaRegistry.url);
+    this.catalog = SchemaCatalog.connect(this.settings.schemaRegistry);
     this.outage = new OutageLog(this.log, opts.failure);
     this.ready = new Promise<void>((resolve, reject) => {
       this.settleReady = (e) => {

@@ -5,9 +5,10 @@
 // `tools.loopDetection`, `agents.list[].tools.loopDetection`, the `botLoopProtection` blocks
 // under `channels`, and its own `loopguard` block (runtime settings, `toolPolicy`,
 // `botPolicy`); everything else is ignored.
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import JSON5 from 'json5';
 import { z } from 'zod';
 import { DEFAULT_RUN_TTL_MS, loopDetectionBlockSchema, type LoopDetectionBlock, type ToolLoopConfig } from '../processors/toolLoop/config.js';
@@ -33,6 +34,82 @@ const brokerSchema = z.string().refine(
 );
 const registryUrlSchema = z.url({ protocol: /^https?$/, error: (i) => `must be an http:// or https:// URL, got ${JSON.stringify(i.input)}` });
 const saslMechanismSchema = z.enum(['plain', 'scram-sha-256', 'scram-sha-512']);
+
+/**
+ * A PEM file, read when the config loads, so that a missing, unreadable or malformed one
+ * refuses to start naming its key instead of failing the first connection. The path stays in
+ * the settings (made absolute: the working directory is the one at load); the clients read it.
+ */
+const pemFileSchema = (kind: 'certificate' | 'private key') =>
+  z
+    .string()
+    .min(1)
+    .transform((path, ctx) => {
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `cannot read ${path}: ${(e as Error).message}` });
+        return z.NEVER;
+      }
+      if (kind === 'certificate') {
+        try {
+          new X509Certificate(text);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: `${path} holds no PEM certificate` });
+          return z.NEVER;
+        }
+      } else if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
+        ctx.addIssue({ code: 'custom', message: `${path} holds no PEM private key` });
+        return z.NEVER;
+      }
+      return resolve(path);
+    });
+
+export interface TlsFiles {
+  readonly caFile?: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
+  readonly keyPassword?: string;
+}
+
+/** A client certificate needs its key, and an encrypted key its password: checked at load. */
+function checkClientKey(t: TlsFiles): { key: keyof TlsFiles; message: string } | undefined {
+  if ((t.certFile === undefined) !== (t.keyFile === undefined)) return { key: t.certFile === undefined ? 'certFile' : 'keyFile', message: 'certFile and keyFile go together' };
+  if (t.keyFile === undefined) return undefined;
+  try {
+    createPrivateKey({ key: readFileSync(t.keyFile), ...(t.keyPassword !== undefined ? { passphrase: t.keyPassword } : {}) });
+    return undefined;
+  } catch (e) {
+    return {
+      key: t.keyPassword === undefined ? 'keyFile' : 'keyPassword',
+      message: `cannot load ${t.keyFile}${t.keyPassword === undefined ? ' (encrypted? set keyPassword)' : ' with this password'}: ${(e as Error).message}`,
+    };
+  }
+}
+
+const tlsFilesSchema = z
+  .strictObject({
+    caFile: d(pemFileSchema('certificate').optional(), "CA certificate(s), PEM, to trust instead of the system's: the CA that signed the broker's certificate."),
+    certFile: d(pemFileSchema('certificate').optional(), 'Client certificate, PEM, for brokers that authenticate clients by certificate (mutual TLS); with keyFile.'),
+    keyFile: d(pemFileSchema('private key').optional(), "certFile's private key, PEM."),
+    keyPassword: d(z.string().optional(), 'Password of an encrypted keyFile.'),
+  })
+  .superRefine((t, ctx) => {
+    const bad = checkClientKey(t);
+    if (bad !== undefined) ctx.addIssue({ code: 'custom', path: [bad.key], message: bad.message });
+  });
+
+/** `kafka.ssl`: off, on with the system's CAs, or on with files of its own. */
+const sslSchema = z.union([z.boolean(), tlsFilesSchema], {
+  error: (i) => (typeof i.input === 'object' ? undefined : 'must be true, false, or { caFile, certFile, keyFile, keyPassword }'),
+});
+
+/** The TLS files of a `kafka.ssl` setting; undefined when TLS is off. */
+export function kafkaTls(ssl: boolean | TlsFiles): TlsFiles | undefined {
+  if (ssl === false) return undefined;
+  return ssl === true ? {} : ssl;
+}
 export const kafkaClientSchema = z.enum(['kafkajs', 'librdkafka']);
 const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
 
@@ -73,7 +150,10 @@ export const loopguardBlockSchema = z.strictObject({
         kafkaClientSchema.default('kafkajs'),
         'Kafka client library: kafkajs, or librdkafka (the optional dependency @confluentinc/kafka-javascript, about 2.5x less CPU per event; `loopguard reset` does not yet re-publish correctly on it). Where librdkafka is asked for but not installed, loopguard runs on kafkajs and says so once. Env LOOPGUARD_KAFKA_CLIENT overrides.',
       ),
-      ssl: d(z.boolean().default(false), 'Connect with TLS.'),
+      ssl: d(
+        sslSchema.default(false),
+        "TLS: true (the system's CAs), or { caFile, certFile, keyFile, keyPassword } (PEM files read at start; env KAFKA_SSL, KAFKA_SSL_CA_FILE, KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE, KAFKA_SSL_KEY_PASSWORD override, and any of the files enables TLS).",
+      ),
       sasl: d(
         z
           .strictObject({
@@ -89,6 +169,10 @@ export const loopguardBlockSchema = z.strictObject({
   schemaRegistry: z
     .strictObject({
       url: d(registryUrlSchema.default('http://127.0.0.1:8081'), 'Confluent-compatible schema registry (env SCHEMA_REGISTRY_URL overrides).'),
+      caFile: d(
+        pemFileSchema('certificate').optional(),
+        "For an https:// registry: CA certificate(s), PEM, to trust instead of the system's (env SCHEMA_REGISTRY_CA_FILE overrides).",
+      ),
       startupAttempts: d(z.number().int().positive().default(8), 'Attempts to register schemas at start-up (jittered exponential backoff, capped at 10 s) before `run` gives up.'),
     })
     .prefault({}),
@@ -140,13 +224,25 @@ const fail = (path: string, message: string): never => {
   throw new LoopguardError(ERROR_CODES.configInvalid, `config ${path}: ${message}`, { key: path });
 };
 
+/**
+ * A union's issue as the issue of the branch the value was meant for: `ssl: { caFile: … }` that
+ * fails is about its caFile, not "neither a boolean nor an object". A value of no branch's type
+ * keeps the union's own message.
+ */
+function meant(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union') return issue;
+  const branch = issue.errors.find((b) => b[0] !== undefined && !(b[0].code === 'invalid_type' && b[0].path.length === 0));
+  return branch === undefined ? issue : meant({ ...branch[0]!, path: [...issue.path, ...branch[0]!.path] });
+}
+
 function validate<S extends z.ZodType>(schema: S, value: unknown, path: string): z.output<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const first = r.error.issues[0]!;
+  const issues = r.error.issues.map(meant);
+  const first = issues[0]!;
   const keys = first.code === 'unrecognized_keys' ? first.keys : [];
   const full = [path, ...first.path.map(String), ...keys].filter(Boolean).join('.');
-  return fail(full, formatIssues(r.error.issues));
+  return fail(full, formatIssues(issues));
 }
 
 function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number, policy: ToolPolicyBlock | undefined): ToolLoopConfig {
@@ -220,15 +316,45 @@ function envSasl(file: Sasl, env: Env): Sasl {
   return { mechanism: mechanism ?? file.mechanism, username: username ?? file.username, password: password ?? file.password };
 }
 
+const TLS_ENV = { caFile: 'KAFKA_SSL_CA_FILE', certFile: 'KAFKA_SSL_CERT_FILE', keyFile: 'KAFKA_SSL_KEY_FILE' } as const;
+const envBoolean = z.enum(['true', 'false'], { error: 'must be true or false' });
+
+/** The env TLS settings over the file's: KAFKA_SSL switches TLS, any file variable enables it. */
+function envTls(file: boolean | TlsFiles, env: Env): boolean | TlsFiles {
+  const on = envValue(envBoolean, env, 'KAFKA_SSL', (v) => v.toLowerCase());
+  const files: Record<string, string> = {};
+  for (const [key, name] of Object.entries(TLS_ENV)) {
+    const path = envValue(pemFileSchema(key === 'keyFile' ? 'private key' : 'certificate'), env, name);
+    if (path !== undefined) files[key] = path;
+  }
+  const password = envVar(env, 'KAFKA_SSL_KEY_PASSWORD');
+  if (password !== undefined) files.keyPassword = password;
+  const named = Object.keys(files);
+  if (on === 'false') {
+    if (named.length > 0)
+      fail('env.KAFKA_SSL', `is false but ${named.map((k) => (k === 'keyPassword' ? 'KAFKA_SSL_KEY_PASSWORD' : TLS_ENV[k as keyof typeof TLS_ENV])).join(', ')} set`);
+    return false;
+  }
+  if (named.length === 0) return on === 'true' && file === false ? true : file;
+  const merged: TlsFiles = { ...(typeof file === 'object' ? file : {}), ...files };
+  const bad = checkClientKey(merged);
+  if (bad !== undefined) {
+    const name = bad.key === 'keyPassword' ? 'KAFKA_SSL_KEY_PASSWORD' : TLS_ENV[bad.key as keyof typeof TLS_ENV];
+    fail(bad.key in files ? `env.${name}` : `loopguard.kafka.ssl.${bad.key}`, bad.message);
+  }
+  return merged;
+}
+
 function applyEnv(s: LoopguardSettings, env: Env): LoopguardSettings {
   const brokers = envValue(z.array(brokerSchema), env, 'KAFKA_BROKERS', (v) => v.split(',').map((b) => b.trim()));
   const url = envValue(registryUrlSchema, env, 'SCHEMA_REGISTRY_URL');
+  const registryCa = envValue(pemFileSchema('certificate'), env, 'SCHEMA_REGISTRY_CA_FILE');
   const level = envValue(logLevelSchema, env, 'LOG_LEVEL', (v) => v.toLowerCase());
   const client = envValue(kafkaClientSchema, env, 'LOOPGUARD_KAFKA_CLIENT', (v) => v.toLowerCase());
   return {
     ...s,
-    kafka: { ...s.kafka, brokers: brokers ?? s.kafka.brokers, client: client ?? s.kafka.client, sasl: envSasl(s.kafka.sasl, env) },
-    schemaRegistry: { ...s.schemaRegistry, url: url ?? s.schemaRegistry.url },
+    kafka: { ...s.kafka, brokers: brokers ?? s.kafka.brokers, client: client ?? s.kafka.client, ssl: envTls(s.kafka.ssl, env), sasl: envSasl(s.kafka.sasl, env) },
+    schemaRegistry: { ...s.schemaRegistry, url: url ?? s.schemaRegistry.url, ...(registryCa !== undefined ? { caFile: registryCa } : {}) },
     log: { ...s.log, level: level ?? s.log.level },
   };
 }
@@ -288,10 +414,15 @@ export const openClawPluginConfigSchema = z.strictObject({
     z.number().int().positive().max(OPENCLAW_MAX_TIMEOUT_MS).default(2000),
     `How long a tool call waits for loopguard's decision (at most ${OPENCLAW_MAX_TIMEOUT_MS}: OpenClaw's own hook timeout is 15 s).`,
   ),
+  schemaRegistryCaFile: d(pemFileSchema('certificate').optional(), "For an https:// registry: a CA certificate (PEM file) to trust instead of the system's."),
   sendRaw: d(z.boolean().default(false), 'Send raw tool arguments and results instead of their hashes.'),
-  ssl: d(z.boolean().default(false), 'Connect to Kafka with TLS.'),
+  ssl: d(sslSchema.default(false), "TLS to Kafka: true (the system's CAs), or { caFile, certFile, keyFile, keyPassword } (PEM files)."),
   sasl: d(z.strictObject({ mechanism: saslMechanismSchema, username: z.string(), password: z.string() }).optional(), 'SASL credentials.'),
   clientId: d(z.string().min(1).default('loopguard-openclaw'), 'Kafka client id of the gateway.'),
+  kafkaClient: d(
+    kafkaClientSchema.default('kafkajs'),
+    'Kafka client library of the gateway and of `loopguard run` reading this file: kafkajs or librdkafka, as loopguard.kafka.client.',
+  ),
   topics: d(loopguardBlockSchema.shape.topics.optional(), 'Topic names, as loopguard.topics.'),
   botSenderIds: d(
     z.array(z.string().min(1).max(512)).max(10_000).default([]),
@@ -324,8 +455,8 @@ function openClawView(raw: Record<string, unknown>): Record<string, unknown> {
   const loopguard = {
     ...c.processor,
     // Brokers only when named, so that `loopguard start` still knows whether to run its own.
-    kafka: { ...(isObj(entry.config) && entry.config.brokers !== undefined ? { brokers: c.brokers } : {}), ssl: c.ssl, ...(c.sasl ? { sasl: c.sasl } : {}) },
-    schemaRegistry: { url: c.schemaRegistryUrl },
+    kafka: { ...(isObj(entry.config) && entry.config.brokers !== undefined ? { brokers: c.brokers } : {}), ssl: c.ssl, ...(c.sasl ? { sasl: c.sasl } : {}), client: c.kafkaClient },
+    schemaRegistry: { url: c.schemaRegistryUrl, ...(c.schemaRegistryCaFile !== undefined ? { caFile: c.schemaRegistryCaFile } : {}) },
     ...(c.topics ? { topics: c.topics } : {}),
   };
   const tools = c.loopDetection === undefined ? raw.tools : { ...(isObj(raw.tools) ? raw.tools : {}), loopDetection: c.loopDetection };

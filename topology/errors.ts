@@ -8,6 +8,12 @@ export const ERROR_CODES = {
   eventInvalid: 'EVENT_INVALID',
   schemaRegistry: 'SCHEMA_REGISTRY',
   kafka: 'KAFKA',
+  /** Kafka refused the credentials, or wants credentials and got none. */
+  kafkaAuthentication: 'KAFKA_AUTHENTICATION',
+  /** Kafka refused an operation for want of an ACL: context names the operation and resource. */
+  kafkaAuthorization: 'KAFKA_AUTHORIZATION',
+  /** The TLS handshake with Kafka failed, or TLS was expected and not spoken (or the reverse). */
+  kafkaTls: 'KAFKA_TLS',
   usage: 'USAGE',
   /** Work given up because the process is stopping. */
   aborted: 'ABORTED',
@@ -40,3 +46,7 @@ export function unreachable(what: string, value: unknown): never {
 
 /** A retry loop's verdict on an error: only a LoopguardError marked retriable earns another attempt. */
 export const isRetriable = (e: unknown): boolean => e instanceof LoopguardError && e.retriable;
+
+/** What a secured Kafka refused: credentials, TLS, an ACL. Retrying with the same settings gets the same answer. */
+export const isKafkaRefusal = (e: unknown): e is LoopguardError =>
+  e instanceof LoopguardError && (e.code === ERROR_CODES.kafkaAuthentication || e.code === ERROR_CODES.kafkaAuthorization || e.code === ERROR_CODES.kafkaTls);

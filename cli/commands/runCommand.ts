@@ -38,6 +38,7 @@ export function registerRun(program: Command, ctx: Context): void {
         { maxEventBytes: opts.maxEventBytes, registryAttempts: settings.schemaRegistry.startupAttempts },
         telemetry,
       );
+      let fatal: Error | undefined;
       const stopped = new Promise<void>((resolve) => {
         const stop = () =>
           processor.stop().then(resolve, (e) => {
@@ -56,6 +57,8 @@ export function registerRun(program: Command, ctx: Context): void {
         // A failure the client does not recover from itself ends the process non-zero: a
         // supervisor restarts it and the new instance resumes from the committed offsets and changelogs.
         processor.onFatal = (e) => {
+          if (fatal !== undefined) return;
+          fatal = e;
           log.fatal({ err: e }, 'processor failed; exiting');
           process.exitCode = 1;
           void stop();
@@ -71,6 +74,7 @@ export function registerRun(program: Command, ctx: Context): void {
       }
       await stopped;
       server.close();
+      if (fatal !== undefined) process.stderr.write(`loopguard: ${fatal.message.replace(/\s*\n\s*/g, ' ')}\n`);
       // Everything is committed and closed. Work given up on (a restore waiting on a registry
       // that hangs) may still hold a socket for a while; it must not hold the process.
       process.exit();

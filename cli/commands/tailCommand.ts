@@ -1,5 +1,4 @@
 // `loopguard tail`: decisions from the control topic, readable or as JSON lines.
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { decisionCodec } from '../../schemas/codecs.js';
@@ -7,6 +6,7 @@ import { DecodeError, type SchemaCatalog } from '../../schemas/registry.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
 import type { Logger } from '../../topology/logger.js';
 import type { InRecord } from '../../topology/runtime/port.js';
+import { readerGroupId } from '../../topology/runtime/groups.js';
 import { connect } from '../connect.js';
 import { LineWriter } from '../jsonLines.js';
 import { formatDecision } from '../render.js';
@@ -32,7 +32,11 @@ export function registerTail(program: Command, ctx: Context): void {
       const config = ctx.config(opts);
       const log = ctx.logger(config, 'tail');
       const { kafka, catalog } = connect(config, log, '-tail');
-      const consumer = kafka.groupConsumer(`loopguard-tail-${randomUUID()}`, { topics: [config.topics.verdicts], fromBeginning: opts.fromBeginning, readCommitted: true });
+      const consumer = kafka.groupConsumer(readerGroupId(config.topics.verdicts, 'tail'), {
+        topics: [config.topics.verdicts],
+        fromBeginning: opts.fromBeginning,
+        readCommitted: true,
+      });
       const out = new LineWriter(process.stdout, 1);
       let seen = 0;
       let lastAt = Date.now();

@@ -2,12 +2,12 @@
 // starting with those appended in the last `lookbackMs`, then as they arrive (read-committed).
 // A consumer group of its own, positioned by committing the offsets for that time before it
 // joins, so a long-retained topic is not read from its beginning.
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { decisionCodec } from '../../schemas/codecs.js';
 import type { LoopguardConfig } from '../../topology/config.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
 import type { Logger } from '../../topology/logger.js';
+import { readerGroupId } from '../../topology/runtime/groups.js';
 import { connect } from '../connect.js';
 import type { ConsoleDecision } from './view.js';
 
@@ -41,7 +41,7 @@ export async function followDecisions(config: LoopguardConfig, log: Logger, look
     if (!(await retrying('listing topics', log, () => kafka.partitionCounts([topic]))).has(topic)) {
       throw new LoopguardError(ERROR_CODES.kafka, `topic ${topic} does not exist (create it with \`loopguard topics create\`, or start the guard with \`loopguard start\`)`);
     }
-    const groupId = `loopguard-console-${randomUUID()}`;
+    const groupId = readerGroupId(topic, 'console');
     // The append time of records, which is what offsets are looked up by: the wall clock is
     // the right one here (which records to load), unlike for anything shown.
     const from = await retrying(`looking up offsets of ${topic}`, log, () => kafka.offsetsForTime(topic, Date.now() - lookbackMs));

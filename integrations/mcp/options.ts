@@ -22,6 +22,7 @@ export function runnerOptionsOf(
   return {
     brokers: kafka.brokers,
     schemaRegistryUrl: schemaRegistry.url,
+    ...(schemaRegistry.caFile !== undefined ? { schemaRegistryCaFile: schemaRegistry.caFile } : {}),
     topics: config.topics,
     ssl: kafka.ssl,
     ...(kafka.sasl !== undefined ? { sasl: kafka.sasl } : {}),

@@ -119,7 +119,9 @@ export class Guard {
     return {
       brokers: c.brokers,
       schemaRegistryUrl: c.schemaRegistryUrl,
+      ...(c.schemaRegistryCaFile !== undefined ? { schemaRegistryCaFile: c.schemaRegistryCaFile } : {}),
       clientId: c.clientId,
+      kafkaClient: c.kafkaClient,
       ssl: c.ssl,
       ...(c.sasl ? { sasl: c.sasl } : {}),
       ...(c.topics ? { topics: c.topics } : {}),

@@ -159,7 +159,7 @@ export async function waitFor(what: string, cond: () => boolean | Promise<boolea
 export function session(w: World): { kafka: KafkaSession; catalog: SchemaCatalog } {
   const kafka = connectKafka(w.config.settings, createLogger({ log: { level: 'warn', redact: true } }, 'test'), '-test');
   cleanups.push(() => kafka.close());
-  return { kafka, catalog: SchemaCatalog.connect(w.config.settings.schemaRegistry.url) };
+  return { kafka, catalog: SchemaCatalog.connect(w.config.settings.schemaRegistry) };
 }
 
 export interface Collected {

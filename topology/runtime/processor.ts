@@ -2,7 +2,7 @@
 // input partition (see assignments.ts), outputs made durable through the port's sinks.
 import type { SchemaCatalog } from '../../schemas/registry.js';
 import type { LoopguardConfig } from '../config.js';
-import { ERROR_CODES, LoopguardError } from '../errors.js';
+import { ERROR_CODES, LoopguardError, isKafkaRefusal } from '../errors.js';
 import { redactUrls, type Logger } from '../logger.js';
 import type { Topology } from '../topology.js';
 import { Assignments } from './assignments.js';
@@ -160,6 +160,13 @@ export class StreamProcessor {
       return await worker.processBatch(b, sink);
     } catch (e) {
       if (this.stopping) return undefined;
+      // A missing ACL (a changelog or decision topic not writable, a transactional id not
+      // granted) fails every retry the same way: the process ends, saying which.
+      if (isKafkaRefusal(e)) {
+        this.log.error({ err: e.message, topic: b.topic, partition: b.partition }, 'Kafka refused this processor');
+        this.telemetry.setLive(false);
+        this.onFatal(e);
+      }
       // The store already holds this batch but its outputs may not be durable: forget the
       // store, so the retried batch runs against state restored from what the changelog has.
       await this.assignments.reset(b.topic, b.partition, pending);

@@ -3,14 +3,17 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Admin } from 'kafkajs';
 import { ERROR_CODES, LoopguardError } from '../../errors.js';
 import type { AdminOps, TopicSpec } from '../port.js';
-import { kafkaCall, type KafkaClient } from './client.js';
+import { topicAccess, type Access } from '../refusals.js';
+import { kafkaCall, kafkaError, rootOf, type KafkaClient } from './client.js';
 
 export class KafkajsAdmin implements AdminOps {
   private readonly admin: Admin;
   private connected: Promise<void> | undefined;
+  /** For single questions whose answer kafkajs would retry for seconds (a missing topic): asked once. */
+  private once: Promise<Admin> | undefined;
 
   constructor(
-    kafka: KafkaClient,
+    private readonly kafka: KafkaClient,
     private readonly brokers: readonly string[],
   ) {
     this.admin = kafka.admin();
@@ -28,10 +31,10 @@ export class KafkajsAdmin implements AdminOps {
     return this.connected;
   }
 
-  /** Every operation's failure becomes a LoopguardError named after it. */
-  private async run<T>(what: string, op: (admin: Admin) => Promise<T>): Promise<T> {
+  /** Every operation's failure becomes a LoopguardError named after it (`access`: what it needs allowed). */
+  private async run<T>(what: string, op: (admin: Admin) => Promise<T>, access?: Access): Promise<T> {
     await this.connect();
-    return kafkaCall(what, () => op(this.admin));
+    return kafkaCall(what, () => op(this.admin), this.kafka, access);
   }
 
   /**
@@ -42,18 +45,40 @@ export class KafkajsAdmin implements AdminOps {
     return this.run(
       `cannot read the offsets of ${topic}`,
       async (a) => new Map((await a.fetchTopicOffsets(topic)).map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }])),
+      topicAccess('DESCRIBE', topic),
     );
   }
 
-  partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
-    return this.run('cannot list topics', async (a) => {
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
+    const out = await this.run('cannot list topics', async (a) => {
       const existing = new Set(await a.listTopics());
       const wanted = topics.filter((t) => existing.has(t));
-      const out = new Map<string, number>();
-      if (wanted.length === 0) return out;
-      for (const t of (await a.fetchTopicMetadata({ topics: wanted })).topics) out.set(t.name, t.partitions.length);
-      return out;
+      const counts = new Map<string, number>();
+      if (wanted.length === 0) return counts;
+      for (const t of (await a.fetchTopicMetadata({ topics: wanted })).topics) counts.set(t.name, t.partitions.length);
+      return counts;
     });
+    // The list holds only the topics this client may DESCRIBE: one it may not is asked for by
+    // name, and the broker says which it is (missing, or not for this client).
+    for (const t of topics) if (!out.has(t)) await this.describeUnlisted(t);
+    return out;
+  }
+
+  /** Resolves when `topic` does not exist; rejects when the broker refuses to describe it. */
+  private async describeUnlisted(topic: string): Promise<void> {
+    const what = `cannot describe topic ${topic}`;
+    this.once ??= (async () => {
+      const a = this.kafka.admin({ retry: { retries: 0 } });
+      await kafkaCall(`cannot connect to Kafka at ${this.brokers.join(',')}`, () => a.connect(), this.kafka);
+      return a;
+    })();
+    const a = await this.once;
+    try {
+      await a.fetchTopicMetadata({ topics: [topic] });
+    } catch (e) {
+      if ((rootOf(e) as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION') return;
+      throw kafkaError(what, e, this.kafka, topicAccess('DESCRIBE', topic));
+    }
   }
 
   createTopics(specs: readonly TopicSpec[]): Promise<string[]> {
@@ -65,15 +90,21 @@ export class KafkajsAdmin implements AdminOps {
         const missing = specs.filter((s) => !existing.has(s.topic));
         if (missing.length === 0) return;
         created.push(...missing.map((s) => s.topic));
-        await a.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((s) => ({
-            topic: s.topic,
-            numPartitions: s.partitions,
-            replicationFactor: s.replicationFactor,
-            configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
-          })),
-        });
+        await a
+          .createTopics({
+            waitForLeaders: true,
+            topics: missing.map((s) => ({
+              topic: s.topic,
+              numPartitions: s.partitions,
+              replicationFactor: s.replicationFactor,
+              configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+            })),
+          })
+          .catch((e: unknown) => {
+            // kafkajs gathers the topics' errors; a refused one names what was refused.
+            const refused = (e as { errors?: unknown[] }).errors?.find((x) => (x as { type?: string }).type?.endsWith('AUTHORIZATION_FAILED'));
+            throw refused === undefined ? e : kafkaError('cannot create topics', refused, this.kafka, topicAccess('CREATE', ...missing.map((s) => s.topic)));
+          });
       });
       return created;
     });
@@ -124,8 +155,11 @@ export class KafkajsAdmin implements AdminOps {
     await this.run(`cannot delete consumer group ${groupId}`, (a) => a.deleteGroups([groupId])).catch(() => undefined);
   }
 
-  close(): Promise<void> {
-    return this.admin.disconnect();
+  async close(): Promise<void> {
+    const once = this.once;
+    this.once = undefined;
+    await once?.then((a) => a.disconnect()).catch(() => undefined);
+    await this.admin.disconnect();
   }
 }
 

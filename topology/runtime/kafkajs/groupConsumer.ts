@@ -5,7 +5,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Logger } from '../../logger.js';
 import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
-import { kafkaCall, type KafkaClient } from './client.js';
+import { topicAccess } from '../refusals.js';
+import { kafkaCall, kafkaError, type KafkaClient } from './client.js';
 import { OffsetCommitter } from '../offsetCommitter.js';
 import { pooledSink, senderPool } from '../pooledSink.js';
 import { openAlternating, openSender } from './producer.js';
@@ -50,6 +51,7 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
     allowAutoTopicCreation: false,
   });
   onOpen(c);
+  const groupAccess = { operation: 'READ', resource: 'group', names: [groupId] } as const;
   let held: Assignment = new Map();
   let leaving = false;
   const committer = new OffsetCommitter(async (positions) => {
@@ -82,10 +84,10 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
   return {
     async run(h) {
       revoke = h.onRevoked;
-      await kafkaCall(`cannot connect consumer group ${groupId} to Kafka`, async () => {
-        await c.connect();
-        for (const topic of opts.topics) await c.subscribe({ topic, fromBeginning: opts.fromBeginning });
-      });
+      await kafkaCall(`cannot connect consumer group ${groupId} to Kafka`, () => c.connect(), kafka);
+      // One at a time: kafkajs does not say which topic it was refused.
+      for (const topic of opts.topics)
+        await kafkaCall(`cannot subscribe to ${topic}`, () => c.subscribe({ topic, fromBeginning: opts.fromBeginning }), kafka, topicAccess('READ', topic));
       c.on(c.events.GROUP_JOIN, (e) => {
         const now: Assignment = new Map(Object.entries(e.payload.memberAssignment as Record<string, number[]>));
         const [lost, gained] = [minus(held, now), minus(now, held)];
@@ -95,17 +97,22 @@ export function groupConsumer(kafka: KafkaClient, groupId: string, opts: SourceO
       });
       c.on(c.events.CRASH, (e) => {
         revokeAll();
-        const report = { error: e.payload.error, restarting: e.payload.restart };
+        const error = kafkaError(`consumer group ${groupId} failed`, e.payload.error, kafka, groupAccess);
+        const report = { error, restarting: e.payload.restart };
         if (h.onCrash) h.onCrash(report);
         else log.error({ err: report.error, restarting: report.restarting, groupId }, 'consumer crashed');
       });
-      await kafkaCall(`cannot start consumer group ${groupId}`, () =>
-        c.run({
-          autoCommit: false,
-          eachBatchAutoResolve: false,
-          partitionsConsumedConcurrently: opts.concurrency ?? 1,
-          eachBatch: (p) => batch(h, p),
-        }),
+      await kafkaCall(
+        `cannot start consumer group ${groupId}`,
+        () =>
+          c.run({
+            autoCommit: false,
+            eachBatchAutoResolve: false,
+            partitionsConsumedConcurrently: opts.concurrency ?? 1,
+            eachBatch: (p) => batch(h, p),
+          }),
+        kafka,
+        groupAccess,
       );
     },
 

@@ -8,8 +8,10 @@ import { createClient } from './client.js';
 import { follower } from './follower.js';
 import { groupConsumer } from './groupConsumer.js';
 import { kafkajsPatched, PATCHED_VERSION } from './patches.js';
+import { preflight } from './preflight.js';
 import { openSender } from './producer.js';
 import { readToEnd } from './restore.js';
+import { afterCheck } from '../checked.js';
 
 let warnedUnpatched = false;
 
@@ -35,7 +37,7 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
   const track = (c: { disconnect(): Promise<void> }) => {
     opened.push(c);
   };
-  return {
+  return afterCheck(() => preflight(settings, log, clientSuffix), {
     partitionCounts: (topics) => admin.partitionCounts(topics),
     createTopics: (specs) => admin.createTopics(specs),
     deleteTopics: (topics) => admin.deleteTopics(topics),
@@ -56,5 +58,5 @@ export function connectKafka(settings: Pick<LoopguardSettings, 'kafka'>, log: Lo
     close: async () => {
       for (const o of opened.reverse()) await o.disconnect().catch(() => {});
     },
-  };
+  });
 }

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Producer, Transaction } from 'kafkajs';
 import type { Logger } from '../../logger.js';
 import type { OutRecord, Sender, SinkBatch } from '../port.js';
+import { topicAccess, type Access } from '../refusals.js';
 import { kafkaCall, type KafkaClient } from './client.js';
 import { kafkajs } from './patches.js';
 import { withCachedCoordinators } from './coordinators.js';
@@ -31,16 +32,29 @@ async function sendAll(
 
 export type OpenSender = Sender & { readonly producer: Producer };
 
+/** What writing `records` needs: WRITE on their topics (kafkajs does not say which one it was refused). */
+const writeAccess = (records: readonly OutRecord[]): Access => topicAccess('WRITE', ...new Set(records.map((r) => r.topic)));
+
 /**
  * `topics`: where it will send. kafkajs loads a topic's metadata (a request to the broker) at
  * its first send there; loading it here keeps that off the first batch's path.
  */
 export async function openSender(kafka: KafkaClient, topics: readonly string[] = []): Promise<OpenSender> {
   const p = kafka.producer(producerConfig());
-  await kafkaCall('cannot connect a producer to Kafka', () => p.connect());
+  await kafkaCall('cannot connect a producer to Kafka', () => p.connect(), kafka);
   // A batch without messages: the metadata, and no request to produce anything.
-  if (topics.length > 0) await kafkaCall('cannot load topic metadata', () => p.sendBatch({ acks: -1, topicMessages: topics.map((topic) => ({ topic, messages: [] })) }));
-  return { producer: p, send: (records) => sendAll((r) => p.sendBatch(r), records), close: () => p.disconnect() };
+  if (topics.length > 0)
+    await kafkaCall(
+      'cannot load topic metadata',
+      () => p.sendBatch({ acks: -1, topicMessages: topics.map((topic) => ({ topic, messages: [] })) }),
+      kafka,
+      topicAccess('WRITE', ...topics),
+    );
+  return {
+    producer: p,
+    send: (records) => kafkaCall('cannot send records', () => sendAll((r) => p.sendBatch(r), records), kafka, writeAccess(records)),
+    close: () => p.disconnect(),
+  };
 }
 
 /** One transaction per batch: its records, and the input offset of `groupId`. */
@@ -72,15 +86,25 @@ async function sendOffsetsRetrying(send: () => Promise<void>): Promise<void> {
 
 export async function openTransactional(kafka: KafkaClient, transactionalId: string, log: Logger, topics: readonly string[] = []): Promise<TransactionalProducer> {
   const p = withCachedCoordinators(kafka, () => kafka.producer({ ...producerConfig(), retry: TRANSACTION_RETRY, transactionalId }));
-  await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect());
+  await kafkaCall('cannot connect a transactional producer to Kafka', () => p.connect(), kafka);
   // kafkajs sends the transactional id (InitProducerId) only when the first transaction
   // begins, not on connect. Beginning one now bumps the epoch, which fences an older producer
   // with this id, and the coordinator answers only once it has aborted that producer's open
   // transaction; aborting our empty one sends nothing. From here on, a read-committed reader
   // sees everything the predecessor will ever commit.
-  const fence = await kafkaCall(`cannot fence transactional id ${transactionalId}`, () => p.transaction());
+  const fence = await kafkaCall(`cannot fence transactional id ${transactionalId}`, () => p.transaction(), kafka, {
+    operation: 'WRITE',
+    resource: 'transactional id',
+    names: [transactionalId],
+  });
   // Nothing is sent in it but the metadata of the topics it will write (see openSender).
-  if (topics.length > 0) await kafkaCall('cannot load topic metadata', () => fence.sendBatch({ acks: -1, topicMessages: topics.map((topic) => ({ topic, messages: [] })) }));
+  if (topics.length > 0)
+    await kafkaCall(
+      'cannot load topic metadata',
+      () => fence.sendBatch({ acks: -1, topicMessages: topics.map((topic) => ({ topic, messages: [] })) }),
+      kafka,
+      topicAccess('WRITE', ...topics),
+    );
   await fence.abort();
   // Writes are chained: kafkajs sends a transaction's requests one after the other anyway,
   // and a write that fails must keep the ones after it from being sent at all.
@@ -99,7 +123,7 @@ export async function openTransactional(kafka: KafkaClient, transactionalId: str
         const records = stages.flat();
         chain = chain.then(async () => {
           const t = await open();
-          await sendAll((r) => t.sendBatch(r), records);
+          await kafkaCall('cannot send records in a transaction', () => sendAll((r) => t.sendBatch(r), records), kafka, writeAccess(records));
         });
         chain.catch(() => undefined); // it surfaces from commit
       },

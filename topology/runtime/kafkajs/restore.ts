@@ -5,11 +5,12 @@
 // records, so the position is taken from END_BATCH_PROCESS, which kafkajs also emits for a
 // fetch holding only aborted records and transaction markers: a changelog whose tail is an
 // aborted transaction must finish restoring too.
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Consumer } from 'kafkajs';
 import { ERROR_CODES, LoopguardError } from '../../errors.js';
+import { readerGroupId } from '../groups.js';
 import type { InRecord } from '../port.js';
+import { topicAccess } from '../refusals.js';
 import type { KafkajsAdmin } from './admin.js';
 import { kafkaCall, kafkaError, type KafkaClient } from './client.js';
 import { toInRecord } from './records.js';
@@ -62,7 +63,7 @@ export async function readToEnd(
   if (ends.size === 0) return 0;
   const others = [...marks.keys()].filter((p) => !ends.has(p));
   const progress = tracker(ends);
-  const groupId = `loopguard-restore-${randomUUID()}`;
+  const groupId = readerGroupId(topic, 'restore');
   const c: Consumer = kafka.consumer({ groupId, readUncommitted: false, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
   let count = 0;
   // A group of one gets every partition of the topic; only those being restored are read.
@@ -72,14 +73,16 @@ export async function readToEnd(
   c.on(c.events.END_BATCH_PROCESS, ({ payload }) => {
     if (payload.topic === topic) progress.at(payload.partition, Number(payload.lastOffset) + 1);
   });
-  const crashed = new Promise<never>((_, reject) => c.on(c.events.CRASH, ({ payload }) => reject(kafkaError(`reading ${topic} failed`, payload.error))));
+  const crashed = new Promise<never>((_, reject) =>
+    c.on(c.events.CRASH, ({ payload }) => reject(kafkaError(`reading ${topic} failed`, payload.error, kafka, { operation: 'READ', resource: 'group', names: [groupId] }))),
+  );
   crashed.catch(() => undefined);
   try {
     await Promise.race([
       stopped,
       kafkaCall(`cannot read ${topic}`, async () => {
-        await c.connect();
-        await c.subscribe({ topic, fromBeginning: true });
+        await kafkaCall(`cannot read ${topic}`, () => c.connect(), kafka);
+        await kafkaCall(`cannot read ${topic}`, () => c.subscribe({ topic, fromBeginning: true }), kafka, topicAccess('READ', topic));
         await c.run({
           autoCommit: false,
           eachBatch: async ({ batch, pause }) => {

@@ -4,11 +4,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { IAdminClient } from '@confluentinc/kafka-javascript';
 import { ERROR_CODES, LoopguardError } from '../../errors.js';
 import type { AdminOps, TopicSpec } from '../port.js';
+import { topicAccess, type Access } from '../refusals.js';
 import { call, disconnectOnce, rdError, type Consumer, type RdConfig } from './client.js';
 import type { RdKafka } from './native.js';
 
 const TIMEOUT_MS = 30_000;
 const TOPIC_ALREADY_EXISTS = 36;
+const UNKNOWN_TOPIC = 3;
 /** librdkafka's "no broker reached": transport failure, all brokers down, timed out. */
 const UNREACHABLE = [-195, -187, -185];
 
@@ -31,8 +33,8 @@ export class RdAdmin implements AdminOps {
    * A call on the admin client. Until one has succeeded, a failure to reach any broker is said
    * as kafkajs says it: `cannot connect to Kafka at <brokers>`, naming where we looked.
    */
-  private call<T = void>(what: string, run: Parameters<typeof call>[1]): Promise<T> {
-    return call<T>(what, run).then(
+  private call<T = void>(what: string, run: Parameters<typeof call>[1], access?: Access): Promise<T> {
+    return call<T>(what, run, this.config, access).then(
       (v) => {
         this.reached = true;
         return v;
@@ -49,10 +51,13 @@ export class RdAdmin implements AdminOps {
     return this.call('cannot list topics', (cb) => this.admin.listTopics({ timeout: TIMEOUT_MS }, cb));
   }
 
+  /** The partitions of `topic`; none when it does not exist. A topic this client may not DESCRIBE is refused. */
   private async partitionsOf(topic: string): Promise<number[]> {
-    const [d] = await this.call<Array<{ partitions: Array<{ partition: number }> }>>(`cannot describe ${topic}`, (cb) =>
+    const what = `cannot describe topic ${topic}`;
+    const [d] = await this.call<Array<{ partitions: Array<{ partition: number }>; error?: { code: number } }>>(what, (cb) =>
       this.admin.describeTopics([topic], { timeout: TIMEOUT_MS }, cb),
     );
+    if (d?.error !== undefined && d.error.code !== UNKNOWN_TOPIC) throw rdError(what, d.error, this.config, topicAccess('DESCRIBE', topic));
     return (d?.partitions ?? []).map((p) => p.partition);
   }
 
@@ -79,6 +84,9 @@ export class RdAdmin implements AdminOps {
     const existing = new Set(await this.listTopics());
     const out = new Map<string, number>();
     for (const t of topics.filter((x) => existing.has(x))) out.set(t, (await this.partitionsOf(t)).length);
+    // The list holds only the topics this client may DESCRIBE: one it may not is asked for by
+    // name, and the broker says which it is (missing, or not for this client).
+    for (const t of topics.filter((x) => !existing.has(x))) await this.partitionsOf(t);
     return out;
   }
 
@@ -87,8 +95,10 @@ export class RdAdmin implements AdminOps {
     const missing = specs.filter((s) => !existing.has(s.topic));
     const created: string[] = [];
     for (const s of missing) {
-      const made = await this.call('cannot create topics', (cb) =>
-        this.admin.createTopic({ topic: s.topic, num_partitions: s.partitions, replication_factor: s.replicationFactor, config: { ...s.config } }, TIMEOUT_MS, cb),
+      const made = await this.call(
+        'cannot create topics',
+        (cb) => this.admin.createTopic({ topic: s.topic, num_partitions: s.partitions, replication_factor: s.replicationFactor, config: { ...s.config } }, TIMEOUT_MS, cb),
+        topicAccess('CREATE', s.topic),
       ).then(
         () => true,
         (e: LoopguardError) => {

@@ -10,6 +10,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EofEvent, Message } from '@confluentinc/kafka-javascript';
 import type { Logger } from '../../logger.js';
+import { AUTHORIZATION_CODES } from '../refusals.js';
 import type { Consumer } from './client.js';
 
 const WAIT_MS = 100;
@@ -19,7 +20,18 @@ export interface ConsumeLoop {
   stop(): Promise<void>;
 }
 
-export function consumeLoop(c: Consumer, size: number, onMessages: (messages: Message[]) => void | Promise<void>, log: Logger, onEof?: (eof: EofEvent) => void): ConsumeLoop {
+/**
+ * `onRefused`: a consume failed because the broker refused this client an ACL (its group, its
+ * topic). That is no fetch error librdkafka recovers from: the loop ends, and this is told why.
+ */
+export function consumeLoop(
+  c: Consumer,
+  size: number,
+  onMessages: (messages: Message[]) => void | Promise<void>,
+  log: Logger,
+  onEof?: (eof: EofEvent) => void,
+  onRefused?: (e: { code: number; message: string }) => void,
+): ConsumeLoop {
   let running = true;
   c.setDefaultConsumeTimeout(WAIT_MS);
   c.setDefaultIsTimeoutOnlyForFirstMessage(true);
@@ -39,6 +51,12 @@ export function consumeLoop(c: Consumer, size: number, onMessages: (messages: Me
         messages = await once();
       } catch (e) {
         if (!running) break;
+        const code = (e as { code?: number }).code ?? 0;
+        if (onRefused !== undefined && AUTHORIZATION_CODES[code] !== undefined) {
+          running = false;
+          onRefused(e as { code: number; message: string });
+          break;
+        }
         // Errors here are per fetch (a broker away, a partition moving); librdkafka recovers.
         log.warn({ err: (e as Error).message }, 'librdkafka consume failed; polling again');
         await delay(WAIT_MS);

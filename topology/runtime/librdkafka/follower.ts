@@ -1,10 +1,11 @@
 // A PartitionFollower: a consumer in no group that is assigned each partition when asked to
 // follow it, from the end the partition had then (read-committed).
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
+import { readerGroupId } from '../groups.js';
 import type { PartitionFollower } from '../port.js';
+import { topicAccess } from '../refusals.js';
 import type { RdAdmin } from './admin.js';
-import { call, disconnectOnce, type Consumer, type RdConfig } from './client.js';
+import { call, disconnectOnce, rdError, type Consumer, type RdConfig } from './client.js';
 import { consumeLoop, type ConsumeLoop } from './consumeLoop.js';
 import type { RdKafka } from './native.js';
 import { toInRecord } from './records.js';
@@ -12,7 +13,7 @@ import { toInRecord } from './records.js';
 export function follower(rd: RdKafka, base: RdConfig, admin: RdAdmin, topic: string, log: Logger, onOpen: (c: { disconnect(): Promise<void> }) => void): PartitionFollower {
   const c = new rd.KafkaConsumer({
     ...base,
-    'group.id': `loopguard-client-${randomUUID()}`,
+    'group.id': readerGroupId(topic, 'reader'),
     'enable.auto.commit': false,
     'isolation.level': 'read_committed',
     'fetch.wait.max.ms': 100,
@@ -27,7 +28,7 @@ export function follower(rd: RdKafka, base: RdConfig, admin: RdAdmin, topic: str
   onOpen({ disconnect: stop });
   return {
     async start(onRecord) {
-      await call(`cannot follow ${topic}`, (cb) => c.connect({ timeout: 30_000 }, cb));
+      await call(`cannot follow ${topic}`, (cb) => c.connect({ timeout: 30_000 }, cb), base);
       loop = consumeLoop(
         c,
         1_000,
@@ -35,6 +36,9 @@ export function follower(rd: RdKafka, base: RdConfig, admin: RdAdmin, topic: str
           for (const m of messages) await onRecord(toInRecord(m));
         },
         log,
+        undefined,
+        // No decision reaches this client any more: its requests get the failure policy's answer.
+        (e) => log.error({ err: rdError(`cannot follow ${topic}`, e, base, topicAccess('READ', topic)).message }, 'no longer following decisions'),
       );
     },
     follow(partition) {

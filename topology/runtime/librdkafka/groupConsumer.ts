@@ -7,7 +7,8 @@ import type { Logger } from '../../logger.js';
 import { OffsetCommitter } from '../offsetCommitter.js';
 import { pooledSink, senderPool } from '../pooledSink.js';
 import type { Assignment, RecordSource, Sink, SourceHandlers, SourceOptions } from '../port.js';
-import { call, disconnectOnce, watchErrors, type Consumer, type RdConfig } from './client.js';
+import { topicAccess } from '../refusals.js';
+import { call, disconnectOnce, rdError, watchErrors, type Consumer, type RdConfig } from './client.js';
 import { consumeLoop, type ConsumeLoop } from './consumeLoop.js';
 import { Feeds } from './feeds.js';
 import type { RdKafka } from './native.js';
@@ -107,7 +108,7 @@ export function groupConsumer(rd: RdKafka, base: RdConfig, groupId: string, opts
     async run(h) {
       handlers = h;
       feeds = new Feeds(h, opts.concurrency ?? 1, flow, log);
-      await call(`cannot connect consumer group ${groupId} to Kafka`, (cb) => c.connect({ timeout: 30_000 }, cb));
+      await call(`cannot connect consumer group ${groupId} to Kafka`, (cb) => c.connect({ timeout: 30_000 }, cb), base);
       c.subscribe([...opts.topics]);
       const f = feeds;
       loop = consumeLoop(
@@ -126,6 +127,11 @@ export function groupConsumer(rd: RdKafka, base: RdConfig, groupId: string, opts
           }
         },
         log,
+        undefined,
+        (e) => {
+          const access = e.code === 30 ? { operation: 'READ' as const, resource: 'group' as const, names: [groupId] } : topicAccess('READ', ...opts.topics);
+          h.onCrash?.({ error: rdError(`consumer group ${groupId} failed`, e, base, access), restarting: false });
+        },
       );
     },
 

@@ -3,12 +3,14 @@
 // `close`.
 import type { LoopguardSettings } from '../../config.js';
 import type { Logger } from '../../logger.js';
+import { afterCheck } from '../checked.js';
 import type { KafkaSession } from '../port.js';
 import { RdAdmin } from './admin.js';
 import { baseConfig } from './client.js';
 import { follower } from './follower.js';
 import { groupConsumer } from './groupConsumer.js';
 import type { RdKafka } from './native.js';
+import { preflight } from './preflight.js';
 import { openSender } from './producer.js';
 import { readToEnd } from './restore.js';
 
@@ -22,7 +24,7 @@ export function connectRdkafka(rd: RdKafka, settings: Pick<LoopguardSettings, 'k
   const track = (c: { disconnect(): Promise<void> }) => {
     opened.push(c);
   };
-  return {
+  return afterCheck(() => preflight(rd, base, settings), {
     partitionCounts: (topics) => admin.partitionCounts(topics),
     createTopics: (specs) => admin.createTopics(specs),
     deleteTopics: (topics) => admin.deleteTopics(topics),
@@ -43,5 +45,5 @@ export function connectRdkafka(rd: RdKafka, settings: Pick<LoopguardSettings, 'k
     close: async () => {
       for (const o of opened.reverse()) await o.disconnect().catch(() => {});
     },
-  };
+  });
 }

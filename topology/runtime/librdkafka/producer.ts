@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { KafkaConsumer, Producer } from '@confluentinc/kafka-javascript';
 import type { Logger } from '../../logger.js';
 import type { OutRecord, Sender, SinkBatch } from '../port.js';
+import { topicAccess } from '../refusals.js';
 import { call, disconnectOnce, rdError, watchErrors, type RdConfig } from './client.js';
 import type { RdKafka } from './native.js';
 import { headerList } from './records.js';
@@ -54,7 +55,7 @@ export async function openSender(rd: RdKafka, base: RdConfig, log: Logger): Prom
   watchErrors(p, log);
   p.on('delivery-report', (err, report) => {
     const pending = report.opaque as Pending;
-    if (err && pending.error === undefined) pending.error = rdError('a record was not delivered', err);
+    if (err && pending.error === undefined) pending.error = rdError(`a record to ${report.topic} was not delivered`, err, base, topicAccess('WRITE', report.topic));
     if (--pending.left === 0) pending.settle();
   });
   await connected(p, 'cannot connect a producer to Kafka');
@@ -89,7 +90,11 @@ export async function openTransactional(rd: RdKafka, base: RdConfig, transaction
   const p: Producer = new rd.Producer({ ...producerConfig(base), 'transactional.id': transactionalId, 'retry.backoff.ms': 20 } as never);
   watchErrors(p, log.child({ transactionalId }));
   await connected(p, 'cannot connect a transactional producer to Kafka');
-  await call(`cannot fence transactional id ${transactionalId}`, (cb) => p.initTransactions(TIMEOUT_MS, cb));
+  await call(`cannot fence transactional id ${transactionalId}`, (cb) => p.initTransactions(TIMEOUT_MS, cb), base, {
+    operation: 'WRITE',
+    resource: 'transactional id',
+    names: [transactionalId],
+  });
   const begin = (): SinkBatch => {
     let open = false;
     let chain: Promise<void> = Promise.resolve();

@@ -4,13 +4,14 @@
 // past it is read, or librdkafka reports the partition's end (partition EOF): it does so for a
 // fetch that held only aborted records and transaction markers too, so a changelog whose tail
 // is an aborted transaction finishes restoring.
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ERROR_CODES, LoopguardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { readerGroupId } from '../groups.js';
 import type { InRecord } from '../port.js';
+import { topicAccess } from '../refusals.js';
 import type { RdAdmin } from './admin.js';
-import { call, disconnectOnce, type Consumer, type RdConfig } from './client.js';
+import { call, disconnectOnce, rdError, type Consumer, type RdConfig } from './client.js';
 import { consumeLoop } from './consumeLoop.js';
 import type { RdKafka } from './native.js';
 import { toInRecord } from './records.js';
@@ -44,7 +45,9 @@ export async function readToEnd(
   for (const [partition, { low, high }] of marks) if (partitions.includes(partition) && high > low) ends.set(partition, high);
   if (ends.size === 0) return 0;
   let resolve!: () => void;
-  const done = new Promise<void>((r) => (resolve = r));
+  let refuse!: (e: Error) => void;
+  const done = new Promise<void>((r, j) => ((resolve = r), (refuse = j)));
+  done.catch(() => undefined); // raced below; a refusal after a stop is nobody's business
   const left = new Set(ends.keys());
   const reached = (partition: number, position: number) => {
     if (left.has(partition) && position >= ends.get(partition)!) {
@@ -56,13 +59,13 @@ export async function readToEnd(
   // No group is joined: the partitions are assigned directly and nothing is committed.
   const c = new rd.KafkaConsumer({
     ...base,
-    'group.id': `loopguard-restore-${randomUUID()}`,
+    'group.id': readerGroupId(topic, 'restore'),
     'enable.auto.commit': false,
     'isolation.level': 'read_committed',
     'enable.partition.eof': true,
   } as never) as Consumer;
   let count = 0;
-  await Promise.race([call(`cannot read ${topic}`, (cb) => c.connect({ timeout: 30_000 }, cb)), stopped]);
+  await Promise.race([call(`cannot read ${topic}`, (cb) => c.connect({ timeout: 30_000 }, cb), base), stopped]);
   try {
     c.assign([...ends.keys()].map((partition) => ({ topic, partition, offset: -2 /* beginning */ })));
     const loop = consumeLoop(
@@ -81,6 +84,7 @@ export async function readToEnd(
       },
       log,
       (eof) => reached(eof.partition, eof.offset),
+      (e) => refuse(rdError(`cannot read ${topic}`, e, base, topicAccess('READ', topic))),
     );
     try {
       await Promise.race([done, stopped]);
