@@ -7,13 +7,18 @@ import { fileURLToPath } from 'node:url';
 import type avro from 'avsc';
 import { lazyType, type ValueCodec } from './avro.js';
 import type { BotEvidence, ConversationState, Cooldown, PairState, ReceiverState, SlowLoopState } from '../processors/botLoop/state.js';
-import { idsFrom, mapIds } from '../processors/kernel/idMemory.js';
+import { emptyIds, idsFrom, mapIds } from '../processors/kernel/idMemory.js';
+import type { SessionState } from '../processors/toolLoop/session.js';
+import { profileRecord, type ProfileRecord } from '../processors/toolLoop/openclaw/records.js';
 import {
+  ABORT_DETECTORS,
   DETECTORS,
   MAX_EVENT_IDS,
   toolRecord,
   type Aborted,
+  type Detector,
   type Evidence,
+  type ProfileRun,
   type RunState,
   type Spent,
   type Tally,
@@ -48,11 +53,39 @@ interface AvroVerdict {
   pairedToolName: string | null;
   shadow: boolean | null;
   evidence: AvroEvidence | null;
+  /** Null in values written before the openclaw profile. */
+  turnBlockedBy?: string | null;
+}
+interface AvroRecord {
+  toolName: string;
+  argsHash: string;
+  toolCallId: string | null;
+  resultHash: string | null;
+  unknownToolName: string | null;
+  ts: number;
+  /** The openclaw profile's (§6); null in values written before it, and for other runs' records. */
+  run?: string | null;
+  kind?: string | null;
+  failureIdentityHash?: string | null;
+  noProgress?: boolean | null;
+  turnId?: string | null;
+}
+interface AvroBlockedTurn {
+  turnId: string;
+  toolName: string;
+  argsHash: string;
+  toolCallId: string | null;
+  detector: string;
+  count: number;
+  pairedToolName: string | null;
+  evidence: AvroEvidence | null;
+  vetoes: boolean;
+  calls: string[];
 }
 interface AvroRun {
   lastTs: number | null;
   agentId: string | null;
-  history: Array<{ toolName: string; argsHash: string; toolCallId: string | null; resultHash: string | null; unknownToolName: string | null; ts: number }>;
+  history: AvroRecord[];
   guard: { remaining: number; window: string[]; windowEvents: Array<{ toolCallId: string | null; ts: number }> } | null;
   aborted: { count: number; toolName: string; detector: string | null; evidence: AvroEvidence | null } | null;
   blocked: { count: number; since: number; toolCallIds: string[] } | null;
@@ -60,6 +93,8 @@ interface AvroRun {
   eventIds: Array<{ eventType: string; eventId: string; verdict: AvroVerdict | null }>;
   /** Null in values written before budgets (§5). */
   spent: { all: AvroTally | null; tools: Array<{ key: string; tally: AvroTally }> } | null;
+  /** Null for runs without the openclaw profile, and in values written before it. */
+  profile?: { criticalSeen: boolean; turn: AvroBlockedTurn | null } | null;
 }
 interface AvroTally {
   count: number;
@@ -124,7 +159,8 @@ const shadowFromAvro = (s: boolean | null): true | undefined => (s === true ? tr
 
 function verdictToAvro(v: Verdict | null): AvroVerdict | null {
   if (v === null) return null;
-  if (v.decision === 'allow') return { decision: 'allow', detector: null, level: null, count: null, notify: null, pairedToolName: null, shadow: v.shadow ?? null, evidence: null };
+  if (v.decision === 'allow')
+    return { decision: 'allow', detector: null, level: null, count: null, notify: null, pairedToolName: null, shadow: v.shadow ?? null, evidence: null, turnBlockedBy: null };
   return {
     decision: v.decision,
     detector: v.detector,
@@ -134,6 +170,7 @@ function verdictToAvro(v: Verdict | null): AvroVerdict | null {
     pairedToolName: v.pairedToolName ?? null,
     shadow: v.shadow ?? null,
     evidence: evidenceToAvro(v.evidence),
+    turnBlockedBy: v.turnBlockedBy ?? null,
   };
 }
 
@@ -142,7 +179,7 @@ function verdictFromAvro(v: AvroVerdict | null): Verdict | null {
   if (v === null) return null;
   const shadow = shadowFromAvro(v.shadow);
   if (v.decision === 'allow') return shadow ? { decision: 'allow', shadow } : { decision: 'allow' };
-  return {
+  const acting = {
     decision: v.decision as 'warn' | 'block',
     detector: v.detector as Extract<Verdict, { detector: unknown }>['detector'],
     level: v.level as 'warning' | 'critical',
@@ -152,11 +189,92 @@ function verdictFromAvro(v: AvroVerdict | null): Verdict | null {
     shadow,
     evidence: evidenceFromAvro(v.evidence),
   };
+  const by = v.turnBlockedBy ?? null;
+  return by === null ? acting : { ...acting, turnBlockedBy: by };
 }
 
 function abortedFromAvro(a: NonNullable<AvroRun['aborted']>): Aborted {
-  const detector = a.detector === DETECTORS.blockEscalation ? DETECTORS.blockEscalation : DETECTORS.compactionLoopPersisted;
+  const detector = ABORT_DETECTORS.find((d) => d === a.detector) ?? DETECTORS.compactionLoopPersisted;
   return { count: a.count, toolName: a.toolName, detector, evidence: evidenceFromAvro(a.evidence) };
+}
+
+function recordToAvro(h: ToolRecord): AvroRecord {
+  const p = h as Partial<ProfileRecord>;
+  return {
+    toolName: h.toolName,
+    argsHash: h.argsHash,
+    toolCallId: h.toolCallId ?? null,
+    resultHash: h.resultHash ?? null,
+    unknownToolName: h.unknownToolName ?? null,
+    ts: h.ts,
+    run: p.run ?? null,
+    kind: p.kind ?? null,
+    failureIdentityHash: p.failureIdentityHash ?? null,
+    noProgress: p.noProgress ?? null,
+    turnId: p.turnId ?? null,
+  };
+}
+
+// A record restores with the profile's fields only when it had any: a run of §2 keeps one shape of record.
+function recordFromAvro(h: AvroRecord): ToolRecord {
+  const [run, kind, failure, noProgress, turnId] = [h.run ?? null, h.kind ?? null, h.failureIdentityHash ?? null, h.noProgress ?? null, h.turnId ?? null];
+  const [toolCallId, resultHash, unknownToolName] = [orUndefined(h.toolCallId), orUndefined(h.resultHash), orUndefined(h.unknownToolName)];
+  if (run === null && kind === null && failure === null && noProgress === null && turnId === null)
+    return toolRecord(h.toolName, h.argsHash, toolCallId, resultHash, unknownToolName, h.ts);
+  const k = kind === 'veto' || kind === 'terminal-exec-failure' ? kind : undefined;
+  return profileRecord(
+    h.toolName,
+    h.argsHash,
+    toolCallId,
+    resultHash,
+    unknownToolName,
+    h.ts,
+    orUndefined(run),
+    k,
+    orUndefined(failure),
+    orUndefined(noProgress),
+    orUndefined(turnId),
+  );
+}
+
+function profileToAvro(p: ProfileRun | null): AvroRun['profile'] {
+  if (p === null) return null;
+  const t = p.turn;
+  return {
+    criticalSeen: p.criticalSeen,
+    turn: t && {
+      turnId: t.turnId,
+      toolName: t.toolName,
+      argsHash: t.argsHash,
+      toolCallId: t.toolCallId ?? null,
+      detector: t.detector,
+      count: t.count,
+      pairedToolName: t.pairedToolName ?? null,
+      evidence: evidenceToAvro(t.evidence),
+      vetoes: t.vetoes,
+      calls: [...t.calls],
+    },
+  };
+}
+
+function profileFromAvro(p: AvroRun['profile']): ProfileRun | null {
+  if (p === null || p === undefined) return null;
+  const t = p.turn;
+  return {
+    criticalSeen: p.criticalSeen,
+    turn: t && {
+      turnId: t.turnId,
+      toolName: t.toolName,
+      argsHash: t.argsHash,
+      toolCallId: orUndefined(t.toolCallId),
+      detector: t.detector as Detector,
+      count: t.count,
+      pairedToolName: orUndefined(t.pairedToolName),
+      evidence: evidenceFromAvro(t.evidence),
+      vetoes: t.vetoes,
+      calls: [...t.calls],
+    },
+  };
 }
 
 const tallyToAvro = (t: Tally): AvroTally => ({ count: t.count, since: t.since, toolCallIds: [...t.toolCallIds] });
@@ -175,19 +293,22 @@ function guardFromAvro(g: NonNullable<AvroRun['guard']>): RunState['guard'] {
 
 const SEEN_SEPARATOR = '\u0000';
 
-export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
-  'tool-loop-state',
-  (s) => ({
+const seenToAvro = (seen: RunState['seen']): AvroRun['eventIds'] =>
+  mapIds(seen, (key, verdict) => {
+    const at = key.indexOf(SEEN_SEPARATOR);
+    return { eventType: key.slice(0, at), eventId: key.slice(at + 1), verdict: verdictToAvro(verdict) };
+  });
+const seenFromAvro = (ids: AvroRun['eventIds']): RunState['seen'] =>
+  idsFrom(
+    ids.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const),
+    MAX_EVENT_IDS,
+  );
+
+function runToAvro(s: RunState): AvroRun {
+  return {
     lastTs: s.lastTs,
     agentId: s.agentId,
-    history: s.history.map((h) => ({
-      toolName: h.toolName,
-      argsHash: h.argsHash,
-      toolCallId: h.toolCallId ?? null,
-      resultHash: h.resultHash ?? null,
-      unknownToolName: h.unknownToolName ?? null,
-      ts: h.ts,
-    })),
+    history: s.history.map(recordToAvro),
     guard: s.guard && {
       remaining: s.guard.remaining,
       window: s.guard.window.map((w) => w.triple),
@@ -197,24 +318,52 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
     blocked: s.blocked && { count: s.blocked.count, since: s.blocked.since, toolCallIds: [...s.blocked.toolCallIds] },
     spent: spentToAvro(s.spent),
     warnings: s.warnings.map(([key, count]) => ({ key, count })),
-    eventIds: mapIds(s.seen, (key, verdict) => {
-      const at = key.indexOf(SEEN_SEPARATOR);
-      return { eventType: key.slice(0, at), eventId: key.slice(at + 1), verdict: verdictToAvro(verdict) };
-    }),
-  }),
-  (a) => ({
+    eventIds: seenToAvro(s.seen),
+    profile: profileToAvro(s.profile),
+  };
+}
+
+function runFromAvro(a: AvroRun): RunState {
+  return {
     lastTs: a.lastTs,
     agentId: a.agentId,
-    history: a.history.map((h): ToolRecord => toolRecord(h.toolName, h.argsHash, orUndefined(h.toolCallId), orUndefined(h.resultHash), orUndefined(h.unknownToolName), h.ts)),
+    history: a.history.map(recordFromAvro),
     guard: a.guard && guardFromAvro(a.guard),
     aborted: a.aborted && abortedFromAvro(a.aborted),
     blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },
     spent: spentFromAvro(a.spent ?? null),
     warnings: a.warnings.map((w) => [w.key, w.count] as const),
-    seen: idsFrom(
-      a.eventIds.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const),
-      MAX_EVENT_IDS,
-    ),
+    seen: seenFromAvro(a.eventIds),
+    profile: profileFromAvro(a.profile ?? null),
+  };
+}
+
+export const toolLoopStateCodec = stateCodec<RunState, AvroRun>('tool-loop-state', runToAvro, runFromAvro);
+
+/** A session's state (tool events keyed by session): its runs, its shared history, its event ids. */
+interface AvroSession {
+  lastTs: number | null;
+  runs: Array<{ key: string; state: AvroRun }>;
+  history: AvroRecord[];
+  eventIds: AvroRun['eventIds'];
+}
+
+const NO_IDS: RunState['seen'] = emptyIds(MAX_EVENT_IDS);
+
+export const sessionStateCodec = stateCodec<SessionState, AvroSession>(
+  'tool-loop-session-state',
+  (s) => ({
+    lastTs: s.lastTs,
+    // A run's own ids are the session's: its eventIds are written empty.
+    runs: s.runs.map(([key, run]) => ({ key, state: { ...runToAvro(run), eventIds: [] } })),
+    history: s.history.map(recordToAvro),
+    eventIds: seenToAvro(s.seen),
+  }),
+  (a) => ({
+    lastTs: a.lastTs,
+    history: a.history.map(recordFromAvro),
+    runs: a.runs.map((r) => [r.key, { ...runFromAvro(r.state), seen: NO_IDS }] as const),
+    seen: seenFromAvro(a.eventIds),
   }),
 );
 

@@ -5,8 +5,8 @@
 // always allowed; what enforce mode would have done comes back as `wouldHave`.
 import { randomUUID } from 'node:crypto';
 import { toolEventCodec } from '../schemas/codecs.js';
-import { runKeyOf } from '../processors/toolLoop/events.js';
-import { actionOf, hashArgs, hashOutcome } from '../processors/toolLoop/hashing.js';
+import { runKeyOf, sessionKeyOf } from '../processors/toolLoop/events.js';
+import { actionOf, hashArgs, hashOutcome, openclawOutcome } from '../processors/toolLoop/hashing.js';
 import { Connection, type ClientOptions, type Decision } from './connection.js';
 import { hashedTransientFlag } from './outcomes.js';
 import { abortedVerdict, abortNoticeOf, toolFailureVerdict, toolVerdictOf, type RunAbortNotice, type ToolVerdict, type ToolWouldHave } from './verdicts.js';
@@ -40,6 +40,13 @@ export interface RunnerOptions extends ClientOptions {
   readonly onAbort?: (abort: RunAbortNotice) => void;
   /** A run in shadow mode would have been ended: report it; the run goes on. */
   readonly onWouldAbort?: (abort: RunAbortNotice) => void;
+  /**
+   * How tool events are keyed: as the processor's `loopguard.keyToolEventsBy` says, per run
+   * (default) or per session. Events keyed otherwise reach a partition that holds no state for them.
+   */
+  readonly keyBy?: 'run' | 'session';
+  /** The runs follow the openclaw profile (docs/behaviour.md §6): hashed outcomes carry its facts too. */
+  readonly profile?: 'openclaw';
 }
 
 /** What a shadow run's call would have got in enforce mode: what the framework adapters report. */
@@ -90,11 +97,13 @@ export class LoopguardRunner {
     const event = { type: 'tool_call', ts: Date.now(), ...this.identity(call), toolCallId, turnId: call.turnId ?? null, toolName: call.toolName, ...args };
     const aborted = this.aborted.get(key);
     if (aborted !== undefined) {
-      await this.send(key, event);
+      await this.send(call, event);
       return abortedVerdict(aborted, toolCallId);
     }
     const topic = this.conn.topics.toolEvents;
-    const d = await this.conn.request(topic, this.conn.partitionOf(topic, key), key, this.conn.catalog.encode(topic, toolEventCodec, event), `${key}/${toolCallId}`);
+    const k = this.kafkaKey(call);
+    // Decisions name their run whatever the events are keyed by: they are matched by run and call.
+    const d = await this.conn.request(topic, this.conn.partitionOf(topic, k), k, this.conn.catalog.encode(topic, toolEventCodec, event), `${key}/${toolCallId}`);
     if (d === undefined || d.type !== 'tool_decision') return this.failurePolicy(call.toolName, toolCallId);
     return toolVerdictOf(d, toolCallId);
   }
@@ -105,18 +114,20 @@ export class LoopguardRunner {
     this.pendingArgs.delete(`${key}/${call.toolCallId}`);
     const args = known !== undefined ? { argsHash: known, action: actionOf(call.args) ?? null } : this.argsFields(call.toolName, call.args);
     const base = { type: 'tool_outcome', ts: Date.now(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...args };
-    if (this.opts.sendRaw) return this.send(key, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
-    const hashed = hashOutcome({ toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error });
+    if (this.opts.sendRaw) return this.send(call, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
+    const input = { toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error };
+    const hashed = hashOutcome(input);
     if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
-    await this.send(key, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined) });
+    const profile = this.opts.profile === 'openclaw' ? { openclaw: openclawOutcome(input) ?? null } : {};
+    await this.send(call, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined), ...profile });
   }
 
   compacted(run: RunRef): Promise<void> {
-    return this.send(runKeyOf(run), { type: 'compaction', ts: Date.now(), ...this.identity(run) });
+    return this.send(run, { type: 'compaction', ts: Date.now(), ...this.identity(run) });
   }
 
   async runEnded(run: RunRef): Promise<void> {
-    await this.send(runKeyOf(run), { type: 'run_end', ts: Date.now(), ...this.identity(run) });
+    await this.send(run, { type: 'run_end', ts: Date.now(), ...this.identity(run) });
     this.aborted.delete(runKeyOf(run));
   }
 
@@ -138,8 +149,14 @@ export class LoopguardRunner {
     this.pendingArgs.set(id, argsHash);
   }
 
-  private send(key: string, event: Record<string, unknown>): Promise<void> {
+  /** The Kafka key (and partition key) of the run's events. */
+  private kafkaKey(run: RunRef): string {
+    return this.opts.keyBy === 'session' ? sessionKeyOf(run) : runKeyOf(run);
+  }
+
+  private send(run: RunRef, event: Record<string, unknown>): Promise<void> {
     const topic = this.conn.topics.toolEvents;
+    const key = this.kafkaKey(run);
     return this.conn.publish(topic, this.conn.partitionOf(topic, key), key, this.conn.catalog.encode(topic, toolEventCodec, event));
   }
 
