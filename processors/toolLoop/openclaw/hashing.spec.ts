@@ -1,5 +1,6 @@
 // How the openclaw profile hashes outcomes (docs/behaviour.md §6), beside §2.2's hashes, which it
 // leaves as they are.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashOutcome } from '../hashing.js';
 import { maskVolatile, openclawOutcome, profileErrorText, profileUnknownToolName } from './hashing.js';
@@ -136,5 +137,52 @@ describe('names and unknown tools', () => {
     expect(profileUnknownToolName('unknown tool:: foo')).toBe('foo');
     expect(profileUnknownToolName('Unknown tool: `foo`')).toBeUndefined();
     expect(profileUnknownToolName('   ')).toBeUndefined();
+  });
+});
+
+describe('masking volatile parts', () => {
+  // The patterns alone, each over the whole output: what maskVolatile's cheaper pre-checks must never change.
+  const plain = (s: string) =>
+    [
+      /\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:z|[+-]\d{2}:\d{2})?/giu,
+      /\d{1,2}:\d{2}:\d{2}(?:\.\d{1,6})?/gu,
+      /\b(?:attempt|retry)\b[\s#:=]*\d+/giu,
+      /\b\d+(?:\.\d+)?\s?(?:ns|us|ms|seconds?|minutes?|hours?|s)\b/giu,
+      /\b(?:pid|ppid)\b[\s#:=]*\d+/giu,
+    ].reduce((out, re) => out.replace(re, '#'), s);
+
+  it('masks exactly what the patterns alone mask', () => {
+    const piece = fc.constantFrom(
+      'attempt',
+      'ATTEMPT',
+      'retry',
+      'Retries',
+      'pid',
+      'PPID',
+      'ms',
+      'MS',
+      'ſ',
+      'K',
+      ' ',
+      '#',
+      ':',
+      '=',
+      '.',
+      '-',
+      'T',
+      'z',
+      '+',
+      'x',
+      '_',
+      '2026-01-02',
+      '10:11:12',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, fc.integer({ min: 0, max: 99 }).map(String)), { maxLength: 30 }), (parts) => {
+        const s = parts.join('');
+        expect(maskVolatile(s)).toBe(plain(s));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
