@@ -63,12 +63,8 @@ interface AvroRecord {
   resultHash: string | null;
   unknownToolName: string | null;
   ts: number;
-  /** The openclaw profile's (§6); null in values written before it, and for other runs' records. */
-  run?: string | null;
-  kind?: string | null;
-  failureIdentityHash?: string | null;
-  noProgress?: boolean | null;
-  turnId?: string | null;
+  /** The openclaw profile's facts (§6); null for §2's records, and in values written before the profile. */
+  openclaw?: { run: string | null; kind: string | null; failureIdentityHash: string | null; noProgress: boolean | null; turnId: string | null } | null;
 }
 interface AvroBlockedTurn {
   turnId: string;
@@ -200,6 +196,7 @@ function abortedFromAvro(a: NonNullable<AvroRun['aborted']>): Aborted {
 
 function recordToAvro(h: ToolRecord): AvroRecord {
   const p = h as Partial<ProfileRecord>;
+  const profile = p.run !== undefined || p.kind !== undefined || p.failureIdentityHash !== undefined || p.noProgress !== undefined || p.turnId !== undefined;
   return {
     toolName: h.toolName,
     argsHash: h.argsHash,
@@ -207,21 +204,18 @@ function recordToAvro(h: ToolRecord): AvroRecord {
     resultHash: h.resultHash ?? null,
     unknownToolName: h.unknownToolName ?? null,
     ts: h.ts,
-    run: p.run ?? null,
-    kind: p.kind ?? null,
-    failureIdentityHash: p.failureIdentityHash ?? null,
-    noProgress: p.noProgress ?? null,
-    turnId: p.turnId ?? null,
+    openclaw: profile
+      ? { run: p.run ?? null, kind: p.kind ?? null, failureIdentityHash: p.failureIdentityHash ?? null, noProgress: p.noProgress ?? null, turnId: p.turnId ?? null }
+      : null,
   };
 }
 
 // A record restores with the profile's fields only when it had any: a run of §2 keeps one shape of record.
 function recordFromAvro(h: AvroRecord): ToolRecord {
-  const [run, kind, failure, noProgress, turnId] = [h.run ?? null, h.kind ?? null, h.failureIdentityHash ?? null, h.noProgress ?? null, h.turnId ?? null];
   const [toolCallId, resultHash, unknownToolName] = [orUndefined(h.toolCallId), orUndefined(h.resultHash), orUndefined(h.unknownToolName)];
-  if (run === null && kind === null && failure === null && noProgress === null && turnId === null)
-    return toolRecord(h.toolName, h.argsHash, toolCallId, resultHash, unknownToolName, h.ts);
-  const k = kind === 'veto' || kind === 'terminal-exec-failure' ? kind : undefined;
+  const o = h.openclaw ?? null;
+  if (o === null) return toolRecord(h.toolName, h.argsHash, toolCallId, resultHash, unknownToolName, h.ts);
+  const kind = o.kind === 'veto' || o.kind === 'terminal-exec-failure' ? o.kind : undefined;
   return profileRecord(
     h.toolName,
     h.argsHash,
@@ -229,11 +223,11 @@ function recordFromAvro(h: AvroRecord): ToolRecord {
     resultHash,
     unknownToolName,
     h.ts,
-    orUndefined(run),
-    k,
-    orUndefined(failure),
-    orUndefined(noProgress),
-    orUndefined(turnId),
+    orUndefined(o.run),
+    kind,
+    orUndefined(o.failureIdentityHash),
+    orUndefined(o.noProgress),
+    orUndefined(o.turnId),
   );
 }
 
