@@ -82,7 +82,7 @@ function decideCall(state: RunState, e: ToolCall, cfg: RunConfig, scope: string 
     const { detector, count, pairedToolName, evidence } = found;
     const verdict: Verdict = { decision: 'block', detector, level: 'critical', count, notify: true, pairedToolName, shadow, evidence };
     if (e.turnId === undefined) return answer(verdict, undefined, true, true, escalationOf(state, e, cfg), undefined, effect(id, 'veto'));
-    const blocked = blockedTurn(state, e, id, verdict, true, view);
+    const blocked = blockedTurn(e, id, verdict, true, view);
     const repeated = state.profile?.criticalSeen === true;
     return answer(verdict, undefined, true, true, repeated ? repeatedCritical(e, verdict, cfg) : escalationOf(state, e, cfg), undefined, effect(id, 'veto', blocked, false, true));
   }
@@ -90,7 +90,7 @@ function decideCall(state: RunState, e: ToolCall, cfg: RunConfig, scope: string 
   if (budget !== undefined) {
     const { detector, count, evidence } = budget;
     const verdict: Verdict = { decision: 'block', detector, level: 'critical', count, notify: true, shadow, evidence };
-    const blocked = e.turnId === undefined ? undefined : blockedTurn(state, e, id, verdict, false, view);
+    const blocked = e.turnId === undefined ? undefined : blockedTurn(e, id, verdict, false, view);
     return answer(verdict, undefined, true, true, escalationOf(state, e, cfg), undefined, effect(id, 'none', blocked));
   }
   const key = spendKey(cfg, selected);
@@ -112,7 +112,7 @@ function decideCall(state: RunState, e: ToolCall, cfg: RunConfig, scope: string 
 }
 
 /** The turn a block blocks: the calls of it so far (this one the newest) and how the rest are answered. */
-function blockedTurn(state: RunState, e: ToolCall, id: { toolName: string; argsHash: string }, v: Verdict, vetoes: boolean, view: History): BlockedTurn {
+function blockedTurn(e: ToolCall, id: { toolName: string; argsHash: string }, v: Verdict, vetoes: boolean, view: History): BlockedTurn {
   const calls: string[] = [];
   for (const r of view) if (r.turnId === e.turnId && r.toolCallId !== undefined) calls.push(r.toolCallId);
   if (e.toolCallId !== undefined) calls.push(e.toolCallId);

@@ -6,7 +6,7 @@ import { guardAfter, type RunVerdict } from '../decide.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from '../events.js';
 import { addBlock, addSpent, MAX_TURN_CALLS, noteWarning, runState, type ProfileRun, type RunState } from '../state.js';
 import { profileGuardEntry, profileIdentity, profileOutcome } from './decide.js';
-import { appendTo, attachTo, continuesTurn, hasCall, profileRecord, rewriteTurn, type History, type ProfileRecord } from './records.js';
+import { appendTo, attachTo, continuesTurn, profileRecord, rewriteTurn, type History, type ProfileRecord } from './records.js';
 
 export function evolveOpenclaw(
   s: RunState,
@@ -125,5 +125,3 @@ function onOutcome(s: RunState, e: ToolOutcome, verdict: RunVerdict, cfg: RunCon
     verdict.kind === 'abort' ? { count: verdict.count, toolName: verdict.toolName, detector: 'compaction_loop_persisted' as const, evidence: verdict.evidence } : s.aborted;
   return runState(e.ts, agentId, history, guard, aborted, s.blocked, s.spent, s.warnings, seen, s.profile);
 }
-
-export { hasCall };

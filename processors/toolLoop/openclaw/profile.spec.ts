@@ -220,3 +220,15 @@ describe('profile config', () => {
     expect(got[21]).toBe('block generic_repeat 20');
   });
 });
+
+describe('openclaw profile: bounds', () => {
+  it('keeps at most 1,000 records while a turn is open, however many calls it asks for', () => {
+    const r = runEvents();
+    const p = toolLoopSpec(config());
+    const calls = Array.from({ length: 1_200 }, (_, i) => r.call('read', { i }, { turnId: 'huge' }));
+    const s = fold(p, p.initialState, calls).state;
+    expect(s.history).toHaveLength(1_000);
+    // The next change trims it to the history size.
+    expect(fold(p, s, [r.call('read', { i: 'next' })]).state.history).toHaveLength(30);
+  });
+});

@@ -118,6 +118,3 @@ export function rewriteTurn(history: History, run: string | undefined, turnId: s
   for (const v of vetoes) next.push(v);
   return trimmed(next, size);
 }
-
-/** Whether the run has a record of this toolCallId. */
-export const hasCall = (history: History, run: string | undefined, toolCallId: string): boolean => history.some((r) => r.run === run && r.toolCallId === toolCallId);
