@@ -62,8 +62,8 @@ export function continuesTurn(history: History, run: string | undefined, turnId:
 /** What detection reads for a call: the run's records, of the history as it stands for that call. */
 export function runView(history: History, run: string | undefined, size: number, turnId: string | undefined): History {
   const h = continuesTurn(history, run, turnId) ? history : trimmed(history, size);
-  // A run's own history (run undefined) is all its records.
-  return run === undefined ? h : h.filter((r) => r.run === run);
+  // A run's own history (run undefined) is all its records; so is a session's with one run in it (no copy).
+  return run === undefined || h.every((r) => r.run === run) ? h : h.filter((r) => r.run === run);
 }
 
 /** The most records a history holds while a turn is open (a turn may ask for many calls). */
