@@ -106,9 +106,9 @@ describe('a tool-loop value written before the profile', () => {
     });
     const state = fold(tool!.process, tool!.process.initialState, events).state as SessionState;
     const avroValue = sessionStateCodec.toAvro({ offset: 1, state }) as {
-      state: { runs: unknown[]; history: Array<{ openclaw: { run: string; turnId: string | null } }>; eventIds: Array<{ eventId: string }> };
+      state: { runs: unknown[]; records: Array<{ run: string; turnId: string | null }>; eventIds: Array<{ eventId: string }> };
     };
-    expect(avroValue.state.history.map((h) => [h.openclaw.run, h.openclaw.turnId])).toEqual([
+    expect(avroValue.state.records.map((h) => [h.run, h.turnId])).toEqual([
       ['r1', null],
       ['r2', 't'],
     ]);

@@ -63,8 +63,14 @@ interface AvroRecord {
   resultHash: string | null;
   unknownToolName: string | null;
   ts: number;
-  /** The openclaw profile's facts (§6); null for §2's records, and in values written before the profile. */
-  openclaw?: { run: string | null; kind: string | null; failureIdentityHash: string | null; noProgress: boolean | null; turnId: string | null } | null;
+}
+/** The openclaw profile's facts about one record (§6), kept beside the history, not in it. */
+interface AvroFacts {
+  run: string | null;
+  kind: string | null;
+  failureIdentityHash: string | null;
+  noProgress: boolean | null;
+  turnId: string | null;
 }
 interface AvroBlockedTurn {
   turnId: string;
@@ -90,7 +96,7 @@ interface AvroRun {
   /** Null in values written before budgets (§5). */
   spent: { all: AvroTally | null; tools: Array<{ key: string; tally: AvroTally }> } | null;
   /** Null for runs without the openclaw profile, and in values written before it. */
-  profile?: { criticalSeen: boolean; turn: AvroBlockedTurn | null } | null;
+  profile?: { criticalSeen: boolean; turn: AvroBlockedTurn | null; records: AvroFacts[] } | null;
 }
 interface AvroTally {
   count: number;
@@ -194,28 +200,25 @@ function abortedFromAvro(a: NonNullable<AvroRun['aborted']>): Aborted {
   return { count: a.count, toolName: a.toolName, detector, evidence: evidenceFromAvro(a.evidence) };
 }
 
-function recordToAvro(h: ToolRecord): AvroRecord {
+const recordToAvro = (h: ToolRecord): AvroRecord => ({
+  toolName: h.toolName,
+  argsHash: h.argsHash,
+  toolCallId: h.toolCallId ?? null,
+  resultHash: h.resultHash ?? null,
+  unknownToolName: h.unknownToolName ?? null,
+  ts: h.ts,
+});
+
+function factsToAvro(h: ToolRecord): AvroFacts {
   const p = h as Partial<ProfileRecord>;
-  const profile = p.run !== undefined || p.kind !== undefined || p.failureIdentityHash !== undefined || p.noProgress !== undefined || p.turnId !== undefined;
-  return {
-    toolName: h.toolName,
-    argsHash: h.argsHash,
-    toolCallId: h.toolCallId ?? null,
-    resultHash: h.resultHash ?? null,
-    unknownToolName: h.unknownToolName ?? null,
-    ts: h.ts,
-    openclaw: profile
-      ? { run: p.run ?? null, kind: p.kind ?? null, failureIdentityHash: p.failureIdentityHash ?? null, noProgress: p.noProgress ?? null, turnId: p.turnId ?? null }
-      : null,
-  };
+  return { run: p.run ?? null, kind: p.kind ?? null, failureIdentityHash: p.failureIdentityHash ?? null, noProgress: p.noProgress ?? null, turnId: p.turnId ?? null };
 }
 
-// A record restores with the profile's fields only when it had any: a run of §2 keeps one shape of record.
-function recordFromAvro(h: AvroRecord): ToolRecord {
+/** A record, with the profile's facts when its run follows the profile (§2's records keep their one shape). */
+function recordFromAvro(h: AvroRecord, f: AvroFacts | undefined): ToolRecord {
   const [toolCallId, resultHash, unknownToolName] = [orUndefined(h.toolCallId), orUndefined(h.resultHash), orUndefined(h.unknownToolName)];
-  const o = h.openclaw ?? null;
-  if (o === null) return toolRecord(h.toolName, h.argsHash, toolCallId, resultHash, unknownToolName, h.ts);
-  const kind = o.kind === 'veto' || o.kind === 'terminal-exec-failure' ? o.kind : undefined;
+  if (f === undefined) return toolRecord(h.toolName, h.argsHash, toolCallId, resultHash, unknownToolName, h.ts);
+  const kind = f.kind === 'veto' || f.kind === 'terminal-exec-failure' ? f.kind : undefined;
   return profileRecord(
     h.toolName,
     h.argsHash,
@@ -223,19 +226,21 @@ function recordFromAvro(h: AvroRecord): ToolRecord {
     resultHash,
     unknownToolName,
     h.ts,
-    orUndefined(o.run),
+    orUndefined(f.run),
     kind,
-    orUndefined(o.failureIdentityHash),
-    orUndefined(o.noProgress),
-    orUndefined(o.turnId),
+    orUndefined(f.failureIdentityHash),
+    orUndefined(f.noProgress),
+    orUndefined(f.turnId),
   );
 }
 
-function profileToAvro(p: ProfileRun | null): AvroRun['profile'] {
+// A run of the profile writes its records' facts here; a run of §2 (profile null) writes none.
+function profileToAvro(p: ProfileRun | null, history: readonly ToolRecord[]): AvroRun['profile'] {
   if (p === null) return null;
   const t = p.turn;
   return {
     criticalSeen: p.criticalSeen,
+    records: history.map(factsToAvro),
     turn: t && {
       turnId: t.turnId,
       toolName: t.toolName,
@@ -313,15 +318,16 @@ function runToAvro(s: RunState): AvroRun {
     spent: spentToAvro(s.spent),
     warnings: s.warnings.map(([key, count]) => ({ key, count })),
     eventIds: seenToAvro(s.seen),
-    profile: profileToAvro(s.profile),
+    profile: profileToAvro(s.profile, s.history),
   };
 }
 
 function runFromAvro(a: AvroRun): RunState {
+  const facts = a.profile?.records;
   return {
     lastTs: a.lastTs,
     agentId: a.agentId,
-    history: a.history.map(recordFromAvro),
+    history: a.history.map((h, i) => recordFromAvro(h, facts?.[i])),
     guard: a.guard && guardFromAvro(a.guard),
     aborted: a.aborted && abortedFromAvro(a.aborted),
     blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },
@@ -339,6 +345,8 @@ interface AvroSession {
   lastTs: number | null;
   runs: Array<{ key: string; state: AvroRun }>;
   history: AvroRecord[];
+  /** The facts of each shared record (they are all the profile's). */
+  records: AvroFacts[];
   eventIds: AvroRun['eventIds'];
 }
 
@@ -351,11 +359,12 @@ export const sessionStateCodec = stateCodec<SessionState, AvroSession>(
     // A run's own ids are the session's: its eventIds are written empty.
     runs: s.runs.map(([key, run]) => ({ key, state: { ...runToAvro(run), eventIds: [] } })),
     history: s.history.map(recordToAvro),
+    records: s.history.map(factsToAvro),
     eventIds: seenToAvro(s.seen),
   }),
   (a) => ({
     lastTs: a.lastTs,
-    history: a.history.map(recordFromAvro),
+    history: a.history.map((h, i) => recordFromAvro(h, a.records[i])),
     runs: a.runs.map((r) => [r.key, { ...runFromAvro(r.state), seen: NO_IDS }] as const),
     seen: seenFromAvro(a.eventIds),
   }),

@@ -6,7 +6,7 @@ import { decideRun } from './run.js';
 import { runKeyOf, type ToolEvent } from './events.js';
 import { evolveRun } from './evolve.js';
 import { reactRun, type ToolLoopDecision } from './react.js';
-import { MAX_EVENT_IDS, initialRunState, type RunState } from './state.js';
+import { MAX_EVENT_IDS, initialRunState, profileEmpty, type RunState } from './state.js';
 
 export const TOOL_LOOP = 'tool-loop';
 
@@ -32,7 +32,7 @@ export function toolLoopProcess(config: ToolLoopConfig = defaultToolLoopConfig):
         s.blocked === null &&
         s.spent === null &&
         s.warnings.length === 0 &&
-        s.profile === null &&
+        profileEmpty(s.profile) &&
         s.seen.end === 0),
     isExpired: (s, streamTime) => s.lastTs !== null && streamTime - s.lastTs > ttl,
   };

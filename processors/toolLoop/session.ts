@@ -12,7 +12,7 @@ import { decideRun } from './run.js';
 import { runKeyOf, sessionKeyOf, type ToolEvent } from './events.js';
 import { evolveRun } from './evolve.js';
 import { reactRun, type ToolLoopDecision } from './react.js';
-import { initialRunState, MAX_EVENT_IDS, runState, type RunState, type ToolRecord, type Verdict } from './state.js';
+import { initialRunState, MAX_EVENT_IDS, profileEmpty, runState, type RunState, type ToolRecord, type Verdict } from './state.js';
 
 export interface SessionState {
   /** Event time of the session's previous event; null for a session with no state. */
@@ -39,7 +39,7 @@ export const sessionState = (lastTs: number | null, history: readonly ToolRecord
 export const initialSessionState: SessionState = sessionState(null, [], [], emptyIds(MAX_EVENT_IDS));
 
 const runEmpty = (r: RunState): boolean =>
-  r.agentId === null && r.history.length === 0 && r.guard === null && r.aborted === null && r.blocked === null && r.spent === null && r.warnings.length === 0 && r.profile === null;
+  r.agentId === null && r.history.length === 0 && r.guard === null && r.aborted === null && r.blocked === null && r.spent === null && r.warnings.length === 0 && profileEmpty(r.profile);
 
 export type ToolLoopSessionProcess = Process<SessionState, ToolEvent, RunVerdict, ToolLoopDecision>;
 

@@ -109,6 +109,15 @@ export interface BlockedTurn {
 
 export const MAX_TURN_CALLS = 64;
 
+/**
+ * A run of the profile before anything happened to it. Runs of the profile carry it, never
+ * null: the changelog writes their records' profile facts with it (§2's runs write none).
+ */
+export const PROFILE_RUN_START: ProfileRun = { criticalSeen: false, turn: null };
+
+/** Whether the profile's per-run facts hold nothing worth keeping. */
+export const profileEmpty = (p: ProfileRun | null): boolean => p === null || (!p.criticalSeen && p.turn === null);
+
 /** A count of calls: how many, since when, and the newest of their ids (evidence, §4.5). */
 export interface Tally {
   readonly count: number;

@@ -4,7 +4,7 @@
 import type { RunConfig } from '../config.js';
 import { guardAfter, type RunVerdict } from '../decide.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from '../events.js';
-import { addBlock, addSpent, MAX_TURN_CALLS, noteWarning, runState, type ProfileRun, type RunState } from '../state.js';
+import { addBlock, addSpent, MAX_TURN_CALLS, noteWarning, PROFILE_RUN_START, runState, type ProfileRun, type RunState } from '../state.js';
 import { profileGuardEntry, profileIdentity, profileOutcome } from './decide.js';
 import { appendTo, attachTo, continuesTurn, profileRecord, rewriteTurn, type History, type ProfileRecord } from './records.js';
 

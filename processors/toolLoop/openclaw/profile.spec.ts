@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { given } from '../../kernel/spec.js';
 import { fold } from '../../kernel/process.js';
 import type { ToolLoopConfig } from '../config.js';
+import { hashArgs } from '../hashing.js';
 import type { ToolDecision, ToolLoopDecision } from '../react.js';
 import { runEvents, toolLoopSpec, type RawToolEvent } from '../testing/events.js';
 
@@ -154,6 +155,23 @@ describe('openclaw profile: more rules', () => {
     expect(label(afterBlock.decisions[0]!)).toBe('block generic_repeat 20');
     const echo = r.outcome('read', { p: 1 }, blocked, { toolCallId: block.toolCallId });
     expect(fold(p, afterBlock.state, [echo]).state.history).toEqual(afterBlock.state.history);
+  });
+
+  it('takes the profile’s facts from a runner that hashes: a veto with no hash counts as one', () => {
+    const r = runEvents();
+    const events: RawToolEvent[] = [];
+    for (let i = 0; i < 19; i++) events.push(r.call('read', { p: 1 }), r.outcome('read', { p: 1 }, 'same'));
+    const veto = {
+      type: 'tool_outcome',
+      ts: 1_700_000_900_000,
+      sessionKey: 's',
+      runId: 'run-1',
+      toolCallId: 'host-2',
+      toolName: 'read',
+      argsHash: hashArgs('read', { p: 1 }),
+      openclaw: { veto: true },
+    };
+    expect(play([...events, veto, { ...r.call('read', { p: 1 }), ts: 1_700_000_901_000 }]).at(-1)).toBe('block generic_repeat 20');
   });
 
   it('refuses nothing by itself when detection is off: every call allowed, the compaction guard on', () => {
