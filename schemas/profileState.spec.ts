@@ -59,6 +59,12 @@ describe.each([
         const cut = at % (events.length + 1);
         const head = byKey(events.slice(0, cut));
         const restored = new Map([...head.states].map(([k, s]) => [k, roundTrip(codec as ValueCodec<StoreEntry<unknown>>, { offset: cut, state: s }).state]));
+        // Every record comes back with its profile facts, and every run with its profile record.
+        for (const [k, s] of head.states) {
+          const [was, is] = [s as { history: unknown; profile?: unknown }, restored.get(k) as { history: unknown; profile?: unknown }];
+          expect(is.history).toEqual(was.history);
+          expect(is.profile).toEqual(was.profile);
+        }
         expect([...head.decisions, ...byKey(events.slice(cut), restored).decisions]).toEqual(byKey(events).decisions);
       }),
     );

@@ -39,7 +39,14 @@ export const sessionState = (lastTs: number | null, history: readonly ToolRecord
 export const initialSessionState: SessionState = sessionState(null, [], [], emptyIds(MAX_EVENT_IDS));
 
 const runEmpty = (r: RunState): boolean =>
-  r.agentId === null && r.history.length === 0 && r.guard === null && r.aborted === null && r.blocked === null && r.spent === null && r.warnings.length === 0 && profileEmpty(r.profile);
+  r.agentId === null &&
+  r.history.length === 0 &&
+  r.guard === null &&
+  r.aborted === null &&
+  r.blocked === null &&
+  r.spent === null &&
+  r.warnings.length === 0 &&
+  profileEmpty(r.profile);
 
 export type ToolLoopSessionProcess = Process<SessionState, ToolEvent, RunVerdict, ToolLoopDecision>;
 

@@ -9,7 +9,7 @@ import { profileGuardEntry, profileIdentity, profileOutcome } from './decide.js'
 import { appendTo, attachTo, continuesTurn, profileRecord, rewriteTurn, type History, type ProfileRecord } from './records.js';
 
 export function evolveOpenclaw(
-  s: RunState,
+  state: RunState,
   event: ToolEvent,
   verdict: RunVerdict,
   cfg: RunConfig,
@@ -17,6 +17,11 @@ export function evolveOpenclaw(
   seen: RunState['seen'],
   scope: string | undefined,
 ): RunState {
+  // A run of the profile carries its profile record from its first event on (the changelog keeps its records' facts there).
+  const s =
+    state.profile !== null
+      ? state
+      : runState(state.lastTs, state.agentId, state.history, state.guard, state.aborted, state.blocked, state.spent, state.warnings, state.seen, PROFILE_RUN_START);
   switch (event.type) {
     case 'tool_call':
       return verdict.kind === 'call'
