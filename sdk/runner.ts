@@ -117,9 +117,11 @@ export class LoopguardRunner {
     if (this.opts.sendRaw) return this.send(call, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
     const input = { toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error };
     const hashed = hashOutcome(input);
+    const profile = this.opts.profile === 'openclaw' ? openclawOutcome(input) : undefined;
+    // A host's own tool-loop block has no hash; the profile counts it as a veto (§6.3).
+    if (hashed === undefined && profile?.veto === true) return this.send(call, { ...base, openclaw: profile });
     if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
-    const profile = this.opts.profile === 'openclaw' ? { openclaw: openclawOutcome(input) ?? null } : {};
-    await this.send(call, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined), ...profile });
+    await this.send(call, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined), ...(profile ? { openclaw: profile } : {}) });
   }
 
   compacted(run: RunRef): Promise<void> {
