@@ -66,6 +66,8 @@ interface AvroRecord {
 }
 /** The openclaw profile's facts about one record (§6), kept beside the history, not in it. */
 interface AvroFacts {
+  /** The record's index in the history. */
+  at: number;
   run: string | null;
   kind: string | null;
   failureIdentityHash: string | null;
@@ -209,9 +211,24 @@ const recordToAvro = (h: ToolRecord): AvroRecord => ({
   ts: h.ts,
 });
 
-function factsToAvro(h: ToolRecord): AvroFacts {
-  const p = h as Partial<ProfileRecord>;
-  return { run: p.run ?? null, kind: p.kind ?? null, failureIdentityHash: p.failureIdentityHash ?? null, noProgress: p.noProgress ?? null, turnId: p.turnId ?? null };
+/** The facts of the records that have any, with their index: most records of a run's own history have none. */
+function factsToAvro(history: readonly ToolRecord[]): AvroFacts[] {
+  const out: AvroFacts[] = [];
+  for (let at = 0; at < history.length; at++) {
+    const p = history[at] as Partial<ProfileRecord>;
+    if (p.run === undefined && p.kind === undefined && p.failureIdentityHash === undefined && p.noProgress === undefined && p.turnId === undefined) continue;
+    out.push({ at, run: p.run ?? null, kind: p.kind ?? null, failureIdentityHash: p.failureIdentityHash ?? null, noProgress: p.noProgress ?? null, turnId: p.turnId ?? null });
+  }
+  return out;
+}
+
+const NO_FACTS: AvroFacts = { at: -1, run: null, kind: null, failureIdentityHash: null, noProgress: null, turnId: null };
+
+/** `history` restored: a record with facts as the profile's, the others as plain records (or plain profile records for a run of the profile). */
+function historyFromAvro(history: readonly AvroRecord[], facts: readonly AvroFacts[] | undefined): ToolRecord[] {
+  if (facts === undefined) return history.map((h) => recordFromAvro(h, undefined));
+  const byIndex = new Map(facts.map((f) => [f.at, f]));
+  return history.map((h, at) => recordFromAvro(h, byIndex.get(at) ?? NO_FACTS));
 }
 
 /** A record, with the profile's facts when its run follows the profile (§2's records keep their one shape). */
@@ -240,7 +257,7 @@ function profileToAvro(p: ProfileRun | null, history: readonly ToolRecord[]): Av
   const t = p.turn;
   return {
     criticalSeen: p.criticalSeen,
-    records: history.map(factsToAvro),
+    records: factsToAvro(history),
     turn: t && {
       turnId: t.turnId,
       toolName: t.toolName,
@@ -323,11 +340,10 @@ function runToAvro(s: RunState): AvroRun {
 }
 
 function runFromAvro(a: AvroRun): RunState {
-  const facts = a.profile?.records;
   return {
     lastTs: a.lastTs,
     agentId: a.agentId,
-    history: a.history.map((h, i) => recordFromAvro(h, facts?.[i])),
+    history: historyFromAvro(a.history, a.profile?.records),
     guard: a.guard && guardFromAvro(a.guard),
     aborted: a.aborted && abortedFromAvro(a.aborted),
     blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },
@@ -345,7 +361,7 @@ interface AvroSession {
   lastTs: number | null;
   runs: Array<{ key: string; state: AvroRun }>;
   history: AvroRecord[];
-  /** The facts of each shared record (they are all the profile's). */
+  /** The facts of the shared records (each names its run). */
   records: AvroFacts[];
   eventIds: AvroRun['eventIds'];
 }
@@ -359,12 +375,12 @@ export const sessionStateCodec = stateCodec<SessionState, AvroSession>(
     // A run's own ids are the session's: its eventIds are written empty.
     runs: s.runs.map(([key, run]) => ({ key, state: { ...runToAvro(run), eventIds: [] } })),
     history: s.history.map(recordToAvro),
-    records: s.history.map(factsToAvro),
+    records: factsToAvro(s.history),
     eventIds: seenToAvro(s.seen),
   }),
   (a) => ({
     lastTs: a.lastTs,
-    history: a.history.map((h, i) => recordFromAvro(h, a.records[i])),
+    history: historyFromAvro(a.history, a.records),
     runs: a.runs.map((r) => [r.key, { ...runFromAvro(r.state), seen: NO_IDS }] as const),
     seen: seenFromAvro(a.eventIds),
   }),

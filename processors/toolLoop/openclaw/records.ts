@@ -75,9 +75,13 @@ export const MAX_OPEN_HISTORY = 1000;
  */
 export function appendTo(history: History, record: ProfileRecord, size: number, continuing: boolean): History {
   const turn = record.turnId !== undefined;
-  const next = (turn ? (continuing ? history : trimmed(history, size)) : trimmed(history, Math.max(0, size - 1))).slice();
-  next.push(record);
-  return trimmed(next, turn ? MAX_OPEN_HISTORY : size);
+  // The newest `keep` records of the history, then this one, copied once into an array of the exact size.
+  const keep = Math.min(history.length, turn ? (continuing ? MAX_OPEN_HISTORY - 1 : size) : Math.max(0, size - 1));
+  const from = history.length - keep;
+  const next = new Array<ProfileRecord>(keep + 1);
+  for (let i = 0; i < keep; i++) next[i] = history[from + i]!;
+  next[keep] = record;
+  return next;
 }
 
 /**
