@@ -57,7 +57,7 @@ function streakOf(h: History, toolName: string, argsKey: number, argsHash: strin
   let crossed = false;
   let pending = 0;
   const records: ProfileRecord[] | undefined = collect ? [] : undefined;
-  const held: ProfileRecord[] = [];
+  const held: ProfileRecord[] | undefined = collect ? [] : undefined;
   for (let i = h.length - 1; i >= 0; i--) {
     const r = h[i]!;
     if (r.toolName !== toolName) {
@@ -68,7 +68,7 @@ function streakOf(h: History, toolName: string, argsKey: number, argsHash: strin
     if (!failures && !same) continue;
     if (isVeto(r, turnId)) {
       pending++;
-      if (collect) held.push(r);
+      held?.push(r);
       continue;
     }
     if (!hasResult(r)) continue;
@@ -87,13 +87,13 @@ function streakOf(h: History, toolName: string, argsKey: number, argsHash: strin
     count += pending + 1;
     pending = 0;
     if (records !== undefined) {
-      records.push(...held, r);
-      held.length = 0;
+      records.push(...held!, r);
+      held!.length = 0;
     }
   }
   if (latest !== undefined) return { count, latest: latest.resultHash, records };
   if (failures) return { count: 0, latest: undefined, records: collect ? [] : undefined };
-  return { count: pending, latest: undefined, records: collect ? held : undefined };
+  return { count: pending, latest: undefined, records: held };
 }
 
 /** For exec, the larger of the two streaks (the plain one on a tie). */
@@ -135,10 +135,14 @@ const STABLE_CALLS = 3;
  * with one and the same outcome, none called fewer times, and the current arguments are one of
  * them.
  */
-function churnOf(h: History, toolName: string, argsHash: string): Churn {
+function churnOf(h: History, toolName: string, argsHash: string, collect: boolean): Churn {
+  // Most calls have no churn behind them: nothing is allocated until a record could be one.
+  let i = h.length - 1;
+  for (; i >= 0 && h[i]!.toolName === toolName && !hasResult(h[i]!); i--);
+  if (i < 0 || h[i]!.toolName !== toolName || h[i]!.noProgress !== true) return NO_CHURN;
   const outcomes = new Map<string, { resultHash: string; count: number }>();
   const records: ProfileRecord[] = [];
-  for (let i = h.length - 1; i >= 0; i--) {
+  for (; i >= 0; i--) {
     const r = h[i]!;
     if (r.toolName !== toolName) break;
     if (!hasResult(r)) continue;
@@ -146,7 +150,7 @@ function churnOf(h: History, toolName: string, argsHash: string): Churn {
     const before = outcomes.get(r.argsHash);
     if (before !== undefined && before.resultHash !== r.resultHash) break;
     outcomes.set(r.argsHash, { resultHash: r.resultHash!, count: (before?.count ?? 0) + 1 });
-    records.push(r);
+    if (collect) records.push(r);
   }
   let count = 0;
   let stableCount = 0;
@@ -248,15 +252,18 @@ export function detectOpenclaw(h: History, call: ProfileCall, cfg: ResolvedLoopD
     return { decision: 'block', detector: DETECTORS.genericRepeat, count: streak.count, warningKey: '', evidence: streakEvidence() };
   }
   if (cfg.detectors.genericRepeat) {
-    const churn = churnOf(h, toolName, argsHash);
+    const churn = churnOf(h, toolName, argsHash, false);
     if (churn.count >= cfg.warningThreshold) {
-      return { decision: 'warn', detector: DETECTORS.argumentChurn, count: churn.count, warningKey: `argument-churn:${toolName}`, evidence: oldestFirst(churn.records) };
+      const evidence = oldestFirst(churnOf(h, toolName, argsHash, true).records);
+      return { decision: 'warn', detector: DETECTORS.argumentChurn, count: churn.count, warningKey: `argument-churn:${toolName}`, evidence };
     }
   }
   if (!poll && cfg.detectors.genericRepeat) {
-    const same = h.filter((r) => r.toolName === toolName && hasArgs(r, argsKey, argsHash));
-    if (same.length >= cfg.warningThreshold) {
-      return { decision: 'warn', detector: DETECTORS.genericRepeat, count: same.length, warningKey: `generic:${toolName}:${argsHash}`, evidence: evidenceOf(same) };
+    const same = (r: ProfileRecord) => r.toolName === toolName && hasArgs(r, argsKey, argsHash);
+    let recent = 0;
+    for (const r of h) if (same(r)) recent++;
+    if (recent >= cfg.warningThreshold) {
+      return { decision: 'warn', detector: DETECTORS.genericRepeat, count: recent, warningKey: `generic:${toolName}:${argsHash}`, evidence: evidenceOf(h.filter(same)) };
     }
   }
   return undefined;
