@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { botLoopProcess, type BotMessage } from './botLoop/index.js';
 import { fold, type Process } from './kernel/process.js';
-import { toolLoopSpec as toolLoopProcess, type RawToolEvent as ToolEvent } from './toolLoop/testing/events.js';
+import { toolLoopSessionSpec, toolLoopSpec as toolLoopProcess, type RawToolEvent as ToolEvent } from './toolLoop/testing/events.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -23,12 +23,48 @@ const toolEventArb = (withRunEnd: boolean): fc.Arbitrary<Omit<ToolEvent, 'ts'>> 
   return fc.oneof(...kinds);
 };
 
+// The openclaw profile keyed by session (§6): two runs of one session, calls alone and in turns,
+// exec failures and the host's own vetoes.
+const sessionEventArb: fc.Arbitrary<Omit<ToolEvent, 'ts'>> = fc
+  .record({
+    base: fc.record({ sessionKey: fc.constant('s'), runId: fc.constantFrom('r1', 'r2') }),
+    tool: fc.constantFrom('read', 'Bash', 'exec', 'write'),
+    args: fc.constantFrom({ p: 1 }, { p: 2 }, { action: 'poll', id: 1 }),
+    turnId: fc.constantFrom(undefined, undefined, 't1', 't2'),
+    kind: fc.constantFrom('call', 'call', 'outcome', 'failure', 'veto', 'compaction', 'run_end'),
+    result: fc.constantFrom<unknown>('same', 'other', { details: { changed: false } }),
+    id: fc.constantFrom('c1', 'c2', 'c3', undefined),
+  })
+  .map(({ base, tool, args, turnId, kind, result, id }) => {
+    const toolCallId = id === undefined ? {} : { toolCallId: id };
+    switch (kind) {
+      case 'call':
+        return { type: 'tool_call', ...base, toolName: tool, args, ...toolCallId, ...(turnId ? { turnId } : {}) };
+      case 'outcome':
+        return { type: 'tool_outcome', ...base, toolName: tool, args, result, ...toolCallId };
+      case 'failure':
+        return {
+          type: 'tool_outcome',
+          ...base,
+          toolName: tool,
+          args,
+          ...toolCallId,
+          result: { details: { status: 'failed', exitCode: 1, aggregated: `down (pid ${result === 'same' ? 1 : 2})` } },
+        };
+      case 'veto':
+        return { type: 'tool_outcome', ...base, toolName: tool, args, ...toolCallId, result: { details: { status: 'blocked', deniedReason: 'tool-loop' } } };
+      default:
+        return { type: kind, ...base };
+    }
+  }) as unknown as fc.Arbitrary<Omit<ToolEvent, 'ts'>>;
+
 const stamp = <E>(events: Omit<E, 'ts'>[], gaps: number[]): E[] => {
   let ts = T0;
   return events.map((e, i) => ({ ...e, ts: (ts += gaps[i % gaps.length]!), eventId: `e${i}` }) as E);
 };
 
 const TTL_MS = 60_000;
+
 const BOT = { windowMs: 10_000, cooldownMs: 5_000, conversationMs: 600_000 };
 
 /** Gaps between events: mostly small steps, and on purpose one below, at and above each edge. */
@@ -42,6 +78,11 @@ const gapsAt = (small: fc.Arbitrary<number>, edges: readonly number[]) =>
 const toolStream = (withRunEnd = true) =>
   fc
     .tuple(fc.array(toolEventArb(withRunEnd), { minLength: 1, maxLength: 120 }), gapsAt(fc.integer({ min: 0, max: 5000 }), [TTL_MS]))
+    .map(([events, gaps]) => stamp<ToolEvent>(events, gaps));
+
+const sessionStream = () =>
+  fc
+    .tuple(fc.array(sessionEventArb, { minLength: 1, maxLength: 120 }), gapsAt(fc.integer({ min: 0, max: 5000 }), [TTL_MS]))
     .map(([events, gaps]) => stamp<ToolEvent>(events, gaps));
 
 const botStream = fc
@@ -64,6 +105,12 @@ const tool = toolLoopProcess({
   global: { enabled: true, warningThreshold: 3, criticalThreshold: 5, globalCircuitBreakerThreshold: 7, unknownToolThreshold: 3, historySize: 10 },
   agents: {},
   runTtlMs: TTL_MS,
+});
+const sessions = toolLoopSessionSpec({
+  global: { enabled: true, profile: 'openclaw', warningThreshold: 3, criticalThreshold: 5, globalCircuitBreakerThreshold: 7, unknownToolThreshold: 3, historySize: 10 },
+  agents: {},
+  runTtlMs: TTL_MS,
+  keyBy: 'session',
 });
 const bot = botLoopProcess({
   defaults: { maxEventsPerWindow: 4, windowSeconds: BOT.windowMs / 1000, cooldownSeconds: BOT.cooldownMs / 1000, maxConversationBotEvents: 6 },
@@ -95,6 +142,7 @@ function deepFreeze<T>(v: T): T {
 
 const cases = [
   ['tool-loop', tool, toolStream()],
+  ['tool-loop keyed by session, openclaw profile', sessions, sessionStream()],
   ['bot-loop', bot, botStream],
 ] as const;
 
@@ -182,6 +230,29 @@ describe('redelivery laws', () => {
           // Every duplicate is inserted after its original, so the first decisions must be on record.
           expect(firstById.has(e.eventId as string)).toBe(true);
           expect(ds).toEqual(firstById.get(e.eventId as string));
+        }
+        expect(seen).toEqual(clean);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('tool-loop keyed by session: a redelivered event changes nothing and a redelivered call gets its original decision', () => {
+    fc.assert(
+      fc.property(withDuplicates(sessionStream(), TTL_MS), ({ events, delivered }) => {
+        const clean = run(sessions, events).decisions;
+        const firstById = new Map<string, unknown>();
+        const seen: unknown[] = [];
+        const states = new Map();
+        for (const { e, dup } of delivered) {
+          const ds = run(sessions, [e], states).decisions;
+          if (!dup) {
+            seen.push(...ds);
+            if (e.type === 'tool_call') firstById.set(e.eventId as string, ds);
+            continue;
+          }
+          if (e.type !== 'tool_call') expect(ds).toEqual([]);
+          else expect(ds).toEqual(firstById.get(e.eventId as string));
         }
         expect(seen).toEqual(clean);
       }),

@@ -188,4 +188,4 @@ export const toolEventCodec = topicCodec(TOOL_EVENT_CONTRACT, false);
 export const channelEventCodec = topicCodec(CHANNEL_EVENT_CONTRACT, false);
 export const decisionCodec = topicCodec(DECISION_CONTRACT, true) as unknown as ValueCodec<Decision>;
 
-export { botLoopStateCodec, loadSchema, toolLoopStateCodec, type StoreEntry } from './state.js';
+export { botLoopStateCodec, loadSchema, sessionStateCodec, toolLoopStateCodec, type StoreEntry } from './state.js';

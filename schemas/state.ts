@@ -7,13 +7,18 @@ import { fileURLToPath } from 'node:url';
 import type avro from 'avsc';
 import { lazyType, type ValueCodec } from './avro.js';
 import type { BotEvidence, ConversationState, Cooldown, PairState, ReceiverState, SlowLoopState } from '../processors/botLoop/state.js';
-import { idsFrom, mapIds } from '../processors/kernel/idMemory.js';
+import { emptyIds, idsFrom, mapIds } from '../processors/kernel/idMemory.js';
+import type { SessionState } from '../processors/toolLoop/session.js';
+import { profileRecord, type ProfileRecord } from '../processors/toolLoop/openclaw/records.js';
 import {
+  ABORT_DETECTORS,
   DETECTORS,
   MAX_EVENT_IDS,
   toolRecord,
   type Aborted,
+  type Detector,
   type Evidence,
+  type ProfileRun,
   type RunState,
   type Spent,
   type Tally,
@@ -48,11 +53,43 @@ interface AvroVerdict {
   pairedToolName: string | null;
   shadow: boolean | null;
   evidence: AvroEvidence | null;
+  /** Null in values written before the openclaw profile. */
+  turnBlockedBy?: string | null;
+}
+interface AvroRecord {
+  toolName: string;
+  argsHash: string;
+  toolCallId: string | null;
+  resultHash: string | null;
+  unknownToolName: string | null;
+  ts: number;
+}
+/** The openclaw profile's facts about one record (§6), kept beside the history, not in it. */
+interface AvroFacts {
+  /** The record's index in the history. */
+  at: number;
+  run: string | null;
+  kind: string | null;
+  failureIdentityHash: string | null;
+  noProgress: boolean | null;
+  turnId: string | null;
+}
+interface AvroBlockedTurn {
+  turnId: string;
+  toolName: string;
+  argsHash: string;
+  toolCallId: string | null;
+  detector: string;
+  count: number;
+  pairedToolName: string | null;
+  evidence: AvroEvidence | null;
+  vetoes: boolean;
+  calls: string[];
 }
 interface AvroRun {
   lastTs: number | null;
   agentId: string | null;
-  history: Array<{ toolName: string; argsHash: string; toolCallId: string | null; resultHash: string | null; unknownToolName: string | null; ts: number }>;
+  history: AvroRecord[];
   guard: { remaining: number; window: string[]; windowEvents: Array<{ toolCallId: string | null; ts: number }> } | null;
   aborted: { count: number; toolName: string; detector: string | null; evidence: AvroEvidence | null } | null;
   blocked: { count: number; since: number; toolCallIds: string[] } | null;
@@ -60,6 +97,8 @@ interface AvroRun {
   eventIds: Array<{ eventType: string; eventId: string; verdict: AvroVerdict | null }>;
   /** Null in values written before budgets (§5). */
   spent: { all: AvroTally | null; tools: Array<{ key: string; tally: AvroTally }> } | null;
+  /** Null for runs without the openclaw profile, and in values written before it. */
+  profile?: { criticalSeen: boolean; turn: AvroBlockedTurn | null; records: AvroFacts[] } | null;
 }
 interface AvroTally {
   count: number;
@@ -124,7 +163,8 @@ const shadowFromAvro = (s: boolean | null): true | undefined => (s === true ? tr
 
 function verdictToAvro(v: Verdict | null): AvroVerdict | null {
   if (v === null) return null;
-  if (v.decision === 'allow') return { decision: 'allow', detector: null, level: null, count: null, notify: null, pairedToolName: null, shadow: v.shadow ?? null, evidence: null };
+  if (v.decision === 'allow')
+    return { decision: 'allow', detector: null, level: null, count: null, notify: null, pairedToolName: null, shadow: v.shadow ?? null, evidence: null, turnBlockedBy: null };
   return {
     decision: v.decision,
     detector: v.detector,
@@ -134,6 +174,7 @@ function verdictToAvro(v: Verdict | null): AvroVerdict | null {
     pairedToolName: v.pairedToolName ?? null,
     shadow: v.shadow ?? null,
     evidence: evidenceToAvro(v.evidence),
+    turnBlockedBy: v.turnBlockedBy ?? null,
   };
 }
 
@@ -142,7 +183,7 @@ function verdictFromAvro(v: AvroVerdict | null): Verdict | null {
   if (v === null) return null;
   const shadow = shadowFromAvro(v.shadow);
   if (v.decision === 'allow') return shadow ? { decision: 'allow', shadow } : { decision: 'allow' };
-  return {
+  const acting = {
     decision: v.decision as 'warn' | 'block',
     detector: v.detector as Extract<Verdict, { detector: unknown }>['detector'],
     level: v.level as 'warning' | 'critical',
@@ -152,11 +193,104 @@ function verdictFromAvro(v: AvroVerdict | null): Verdict | null {
     shadow,
     evidence: evidenceFromAvro(v.evidence),
   };
+  const by = v.turnBlockedBy ?? null;
+  return by === null ? acting : { ...acting, turnBlockedBy: by };
 }
 
 function abortedFromAvro(a: NonNullable<AvroRun['aborted']>): Aborted {
-  const detector = a.detector === DETECTORS.blockEscalation ? DETECTORS.blockEscalation : DETECTORS.compactionLoopPersisted;
+  const detector = ABORT_DETECTORS.find((d) => d === a.detector) ?? DETECTORS.compactionLoopPersisted;
   return { count: a.count, toolName: a.toolName, detector, evidence: evidenceFromAvro(a.evidence) };
+}
+
+const recordToAvro = (h: ToolRecord): AvroRecord => ({
+  toolName: h.toolName,
+  argsHash: h.argsHash,
+  toolCallId: h.toolCallId ?? null,
+  resultHash: h.resultHash ?? null,
+  unknownToolName: h.unknownToolName ?? null,
+  ts: h.ts,
+});
+
+/** The facts of the records that have any, with their index: most records of a run's own history have none. */
+function factsToAvro(history: readonly ToolRecord[]): AvroFacts[] {
+  const out: AvroFacts[] = [];
+  for (let at = 0; at < history.length; at++) {
+    const p = history[at] as Partial<ProfileRecord>;
+    if (p.run === undefined && p.kind === undefined && p.failureIdentityHash === undefined && p.noProgress === undefined && p.turnId === undefined) continue;
+    out.push({ at, run: p.run ?? null, kind: p.kind ?? null, failureIdentityHash: p.failureIdentityHash ?? null, noProgress: p.noProgress ?? null, turnId: p.turnId ?? null });
+  }
+  return out;
+}
+
+const NO_FACTS: AvroFacts = { at: -1, run: null, kind: null, failureIdentityHash: null, noProgress: null, turnId: null };
+
+/** `history` restored: a record with facts as the profile's, the others as plain records (or plain profile records for a run of the profile). */
+function historyFromAvro(history: readonly AvroRecord[], facts: readonly AvroFacts[] | undefined): ToolRecord[] {
+  if (facts === undefined) return history.map((h) => recordFromAvro(h, undefined));
+  const byIndex = new Map(facts.map((f) => [f.at, f]));
+  return history.map((h, at) => recordFromAvro(h, byIndex.get(at) ?? NO_FACTS));
+}
+
+/** A record, with the profile's facts when its run follows the profile (§2's records keep their one shape). */
+function recordFromAvro(h: AvroRecord, f: AvroFacts | undefined): ToolRecord {
+  const [toolCallId, resultHash, unknownToolName] = [orUndefined(h.toolCallId), orUndefined(h.resultHash), orUndefined(h.unknownToolName)];
+  if (f === undefined) return toolRecord(h.toolName, h.argsHash, toolCallId, resultHash, unknownToolName, h.ts);
+  const kind = f.kind === 'veto' || f.kind === 'terminal-exec-failure' ? f.kind : undefined;
+  return profileRecord(
+    h.toolName,
+    h.argsHash,
+    toolCallId,
+    resultHash,
+    unknownToolName,
+    h.ts,
+    orUndefined(f.run),
+    kind,
+    orUndefined(f.failureIdentityHash),
+    orUndefined(f.noProgress),
+    orUndefined(f.turnId),
+  );
+}
+
+// A run of the profile writes its records' facts here; a run of §2 (profile null) writes none.
+function profileToAvro(p: ProfileRun | null, history: readonly ToolRecord[]): AvroRun['profile'] {
+  if (p === null) return null;
+  const t = p.turn;
+  return {
+    criticalSeen: p.criticalSeen,
+    records: factsToAvro(history),
+    turn: t && {
+      turnId: t.turnId,
+      toolName: t.toolName,
+      argsHash: t.argsHash,
+      toolCallId: t.toolCallId ?? null,
+      detector: t.detector,
+      count: t.count,
+      pairedToolName: t.pairedToolName ?? null,
+      evidence: evidenceToAvro(t.evidence),
+      vetoes: t.vetoes,
+      calls: [...t.calls],
+    },
+  };
+}
+
+function profileFromAvro(p: AvroRun['profile']): ProfileRun | null {
+  if (p === null || p === undefined) return null;
+  const t = p.turn;
+  return {
+    criticalSeen: p.criticalSeen,
+    turn: t && {
+      turnId: t.turnId,
+      toolName: t.toolName,
+      argsHash: t.argsHash,
+      toolCallId: orUndefined(t.toolCallId),
+      detector: t.detector as Detector,
+      count: t.count,
+      pairedToolName: orUndefined(t.pairedToolName),
+      evidence: evidenceFromAvro(t.evidence),
+      vetoes: t.vetoes,
+      calls: [...t.calls],
+    },
+  };
 }
 
 const tallyToAvro = (t: Tally): AvroTally => ({ count: t.count, since: t.since, toolCallIds: [...t.toolCallIds] });
@@ -175,19 +309,22 @@ function guardFromAvro(g: NonNullable<AvroRun['guard']>): RunState['guard'] {
 
 const SEEN_SEPARATOR = '\u0000';
 
-export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
-  'tool-loop-state',
-  (s) => ({
+const seenToAvro = (seen: RunState['seen']): AvroRun['eventIds'] =>
+  mapIds(seen, (key, verdict) => {
+    const at = key.indexOf(SEEN_SEPARATOR);
+    return { eventType: key.slice(0, at), eventId: key.slice(at + 1), verdict: verdictToAvro(verdict) };
+  });
+const seenFromAvro = (ids: AvroRun['eventIds']): RunState['seen'] =>
+  idsFrom(
+    ids.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const),
+    MAX_EVENT_IDS,
+  );
+
+function runToAvro(s: RunState): AvroRun {
+  return {
     lastTs: s.lastTs,
     agentId: s.agentId,
-    history: s.history.map((h) => ({
-      toolName: h.toolName,
-      argsHash: h.argsHash,
-      toolCallId: h.toolCallId ?? null,
-      resultHash: h.resultHash ?? null,
-      unknownToolName: h.unknownToolName ?? null,
-      ts: h.ts,
-    })),
+    history: s.history.map(recordToAvro),
     guard: s.guard && {
       remaining: s.guard.remaining,
       window: s.guard.window.map((w) => w.triple),
@@ -197,24 +334,55 @@ export const toolLoopStateCodec = stateCodec<RunState, AvroRun>(
     blocked: s.blocked && { count: s.blocked.count, since: s.blocked.since, toolCallIds: [...s.blocked.toolCallIds] },
     spent: spentToAvro(s.spent),
     warnings: s.warnings.map(([key, count]) => ({ key, count })),
-    eventIds: mapIds(s.seen, (key, verdict) => {
-      const at = key.indexOf(SEEN_SEPARATOR);
-      return { eventType: key.slice(0, at), eventId: key.slice(at + 1), verdict: verdictToAvro(verdict) };
-    }),
-  }),
-  (a) => ({
+    eventIds: seenToAvro(s.seen),
+    profile: profileToAvro(s.profile, s.history),
+  };
+}
+
+function runFromAvro(a: AvroRun): RunState {
+  return {
     lastTs: a.lastTs,
     agentId: a.agentId,
-    history: a.history.map((h): ToolRecord => toolRecord(h.toolName, h.argsHash, orUndefined(h.toolCallId), orUndefined(h.resultHash), orUndefined(h.unknownToolName), h.ts)),
+    history: historyFromAvro(a.history, a.profile?.records),
     guard: a.guard && guardFromAvro(a.guard),
     aborted: a.aborted && abortedFromAvro(a.aborted),
     blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },
     spent: spentFromAvro(a.spent ?? null),
     warnings: a.warnings.map((w) => [w.key, w.count] as const),
-    seen: idsFrom(
-      a.eventIds.map((x) => [`${x.eventType}${SEEN_SEPARATOR}${x.eventId}`, verdictFromAvro(x.verdict)] as const),
-      MAX_EVENT_IDS,
-    ),
+    seen: seenFromAvro(a.eventIds),
+    profile: profileFromAvro(a.profile ?? null),
+  };
+}
+
+export const toolLoopStateCodec = stateCodec<RunState, AvroRun>('tool-loop-state', runToAvro, runFromAvro);
+
+/** A session's state (tool events keyed by session): its runs, its shared history, its event ids. */
+interface AvroSession {
+  lastTs: number | null;
+  runs: Array<{ key: string; state: AvroRun }>;
+  history: AvroRecord[];
+  /** The facts of the shared records (each names its run). */
+  records: AvroFacts[];
+  eventIds: AvroRun['eventIds'];
+}
+
+const NO_IDS: RunState['seen'] = emptyIds(MAX_EVENT_IDS);
+
+export const sessionStateCodec = stateCodec<SessionState, AvroSession>(
+  'tool-loop-session-state',
+  (s) => ({
+    lastTs: s.lastTs,
+    // A run's own ids are the session's: its eventIds are written empty.
+    runs: s.runs.map(([key, run]) => ({ key, state: { ...runToAvro(run), eventIds: [] } })),
+    history: s.history.map(recordToAvro),
+    records: factsToAvro(s.history),
+    eventIds: seenToAvro(s.seen),
+  }),
+  (a) => ({
+    lastTs: a.lastTs,
+    history: historyFromAvro(a.history, a.records),
+    runs: a.runs.map((r) => [r.key, { ...runFromAvro(r.state), seen: NO_IDS }] as const),
+    seen: seenFromAvro(a.eventIds),
   }),
 );
 

@@ -21,6 +21,7 @@ const decision = (over: Partial<ToolDecision>): ToolDecision => ({
   notify: true,
   shadow: null,
   evidence: { toolCallIds: ['c1'], since: 1 },
+  turnBlockedBy: null,
   ...over,
 });
 

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { toolEventCodec } from '../schemas/codecs.js';
 import { avroBody } from '../schemas/registry.js';
-import { runKeyOf } from '../processors/toolLoop/events.js';
-import { actionOf, hashArgs, hashOutcome } from '../processors/toolLoop/hashing.js';
+import { runKeyOf, sessionKeyOf } from '../processors/toolLoop/events.js';
+import { actionOf, hashArgs, hashOutcome, openclawOutcome } from '../processors/toolLoop/hashing.js';
 import { Connection, type ClientOptions, type Decision, type NoAnswer } from './connection.js';
 import { hashedTransientFlag } from './outcomes.js';
 import { abortedVerdict, abortNoticeOf, toolFailureVerdict, toolVerdictOf, type RunAbortNotice, type ToolVerdict, type ToolWouldHave } from './verdicts.js';
@@ -41,6 +41,13 @@ export interface RunnerOptions extends ClientOptions {
   readonly onAbort?: (abort: RunAbortNotice) => void;
   /** A run in shadow mode would have been ended: report it; the run goes on. */
   readonly onWouldAbort?: (abort: RunAbortNotice) => void;
+  /**
+   * How tool events are keyed: as the processor's `loopguard.keyToolEventsBy` says, per run
+   * (default) or per session. Events keyed otherwise reach a partition that holds no state for them.
+   */
+  readonly keyBy?: 'run' | 'session';
+  /** The runs follow the openclaw profile (docs/behaviour.md §6): hashed outcomes carry its facts too. */
+  readonly profile?: 'openclaw';
 }
 
 /** What a shadow run's call would have got in enforce mode: what the framework adapters report. */
@@ -114,10 +121,12 @@ export class LoopguardRunner {
     const event = { type: 'tool_call', ts: Date.now(), eventId: randomUUID(), ...this.identity(call), toolCallId, turnId: call.turnId ?? null, toolName: call.toolName, ...args };
     const aborted = this.aborted.get(key);
     if (aborted !== undefined) {
-      this.send(key, event);
+      this.send(call, event);
       return abortedVerdict(aborted, toolCallId);
     }
-    const a = await this.conn.request(this.conn.topics.toolEvents, key, key, avroBody(toolEventCodec, event), `${key}/${toolCallId}`);
+    const k = this.kafkaKey(call);
+    // Decisions name their run whatever the events are keyed by: they are matched by run and call.
+    const a = await this.conn.request(this.conn.topics.toolEvents, k, k, avroBody(toolEventCodec, event), `${key}/${toolCallId}`);
     if (a.decision === undefined || a.decision.type !== 'tool_decision') return this.failurePolicy(call.toolName, toolCallId, a.failure ?? 'timeout');
     return toolVerdictOf(a.decision, toolCallId);
   }
@@ -129,20 +138,24 @@ export class LoopguardRunner {
     this.pendingArgs.delete(`${key}/${call.toolCallId}`);
     const args = known !== undefined ? { argsHash: known, action: actionOf(call.args) ?? null } : this.argsFields(call.toolName, call.args);
     const base = { type: 'tool_outcome', ts: Date.now(), eventId: randomUUID(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...args };
-    if (this.opts.sendRaw) return this.send(key, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
-    const hashed = hashOutcome({ toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error });
+    if (this.opts.sendRaw) return this.send(call, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
+    const input = { toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error };
+    const hashed = hashOutcome(input);
+    const profile = this.opts.profile === 'openclaw' ? openclawOutcome(input) : undefined;
+    // A host's own tool-loop block has no hash; the profile counts it as a veto (§6.3).
+    if (hashed === undefined && profile?.veto === true) return this.send(call, { ...base, openclaw: profile });
     if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
-    this.send(key, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined) });
+    this.send(call, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined), ...(profile ? { openclaw: profile } : {}) });
   }
 
   /** Returns at once, as `afterToolCall` does. */
   async compacted(run: RunRef): Promise<void> {
-    this.send(runKeyOf(run), { type: 'compaction', ts: Date.now(), eventId: randomUUID(), ...this.identity(run) });
+    this.send(run, { type: 'compaction', ts: Date.now(), eventId: randomUUID(), ...this.identity(run) });
   }
 
   /** Returns at once, as `afterToolCall` does. */
   async runEnded(run: RunRef): Promise<void> {
-    this.send(runKeyOf(run), { type: 'run_end', ts: Date.now(), eventId: randomUUID(), ...this.identity(run) });
+    this.send(run, { type: 'run_end', ts: Date.now(), eventId: randomUUID(), ...this.identity(run) });
     this.aborted.delete(runKeyOf(run));
   }
 
@@ -165,8 +178,14 @@ export class LoopguardRunner {
     this.pendingArgs.set(id, argsHash);
   }
 
+  /** The Kafka key (and partition key) of the run's events. */
+  private kafkaKey(run: RunRef): string {
+    return this.opts.keyBy === 'session' ? sessionKeyOf(run) : runKeyOf(run);
+  }
+
   /** Encoded now (an invalid event throws here, to the caller), sent in the background. */
-  private send(key: string, event: Record<string, unknown>): void {
+  private send(run: RunRef, event: Record<string, unknown>): void {
+    const key = this.kafkaKey(run);
     this.conn.publish(this.conn.topics.toolEvents, key, key, avroBody(toolEventCodec, event));
   }
 

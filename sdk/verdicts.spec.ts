@@ -22,6 +22,7 @@ const toolDecision = (over: Partial<ToolDecision>): ToolDecision => ({
   notify: null,
   shadow: null,
   evidence: null,
+  turnBlockedBy: null,
   ...over,
 });
 

@@ -149,10 +149,10 @@ describe('budgets on the real broker', () => {
       return { ...codec, schema, type: avro.Type.forSchema(schema) } as ValueCodec<T>;
     };
     const changelog = `${w.config.topics.changelogPrefix}tool-loop-runs-changelog`;
-    for (const v of ['v1', 'v2']) await catalog.register(changelog, shipped(toolLoopStateCodec, `tool-loop-state.${v}`), COMPATIBILITY.BACKWARD);
+    for (const v of ['v1', 'v2', 'v3']) await catalog.register(changelog, shipped(toolLoopStateCodec, `tool-loop-state.${v}`), COMPATIBILITY.BACKWARD);
     await expect(catalog.register(changelog, toolLoopStateCodec, COMPATIBILITY.BACKWARD)).resolves.toBeGreaterThan(0);
     const events = w.config.topics.toolEvents;
-    for (const v of ['v1', 'v2']) await catalog.register(events, shipped(toolEventCodec, `tool-event.${v}`), COMPATIBILITY.FULL_TRANSITIVE);
+    for (const v of ['v1', 'v2', 'v3']) await catalog.register(events, shipped(toolEventCodec, `tool-event.${v}`), COMPATIBILITY.FULL_TRANSITIVE);
     await catalog.register(events, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
     // A number error crosses the registry and comes back a number.
     const outcome = { type: 'tool_outcome', ts: 1, runId: 'r', toolName: 'f', args: {}, error: 503 };

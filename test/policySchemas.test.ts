@@ -36,6 +36,7 @@ describe('tool policy schemas over the previous ones', () => {
     const verdicts = w.config.topics.verdicts;
     await catalog.register(verdicts, previous(decisionCodec, 'decision'), COMPATIBILITY.FULL_TRANSITIVE);
     await catalog.register(verdicts, previous(decisionCodec, 'decision', 'v2'), COMPATIBILITY.FULL_TRANSITIVE);
+    await catalog.register(verdicts, previous(decisionCodec, 'decision', 'v3'), COMPATIBILITY.FULL_TRANSITIVE);
     await expect(catalog.register(verdicts, decisionCodec, COMPATIBILITY.FULL_TRANSITIVE)).resolves.toBeGreaterThan(0);
   });
   it('registers channel events FULL_TRANSITIVE after their previous version: human_message travels as a later type both versions read', async () => {

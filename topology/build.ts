@@ -1,24 +1,39 @@
 // buildTopology(config): the two processors, their input topics, stores and changelogs.
 import { botLoopProcess, BOT_LOOP, CHANNEL_EVENT_TYPES, channelMessageKeyOf, parseChannelEvent, type ChannelEvent } from '../processors/botLoop/index.js';
-import { parseToolEvent, runKeyOf, toolLoopProcess, TOOL_EVENT_TYPES, TOOL_LOOP, type ToolEvent } from '../processors/toolLoop/index.js';
+import {
+  runKeyOf,
+  sessionKeyOf,
+  toolEventParser,
+  toolLoopProcess,
+  toolLoopSessionProcess,
+  TOOL_EVENT_TYPES,
+  TOOL_LOOP,
+  usesProfile,
+  type ToolEvent,
+} from '../processors/toolLoop/index.js';
+import { sessionStateCodec } from '../schemas/codecs.js';
 import { botLoopStateCodec, channelEventCodec, decisionCodec, toolEventCodec, toolLoopStateCodec } from '../schemas/codecs.js';
 import type { LoopguardConfig } from './config.js';
 import { makeTopology, type ProcessorNode, type TopicNames, type Topology } from './topology.js';
 
 const changelog = (topics: TopicNames, store: string) => `${topics.changelogPrefix}${store}-changelog`;
 
+/** The tool-loop stores: one per way of keying tool events, since neither's state can become the other's. */
+export const TOOL_LOOP_STORES = { run: 'tool-loop-runs', session: 'tool-loop-sessions' } as const;
+
 export function toolLoopNode(config: LoopguardConfig): ProcessorNode<ToolEvent> {
-  const store = 'tool-loop-runs';
+  const bySession = config.toolLoop.keyBy === 'session';
+  const store = TOOL_LOOP_STORES[bySession ? 'session' : 'run'];
   return {
     name: TOOL_LOOP,
-    process: toolLoopProcess(config.toolLoop),
+    process: bySession ? toolLoopSessionProcess(config.toolLoop) : toolLoopProcess(config.toolLoop),
     inputTopic: config.topics.toolEvents,
     eventTypes: TOOL_EVENT_TYPES,
-    parse: parseToolEvent,
+    parse: toolEventParser({ openclaw: usesProfile(config.toolLoop, 'openclaw') }),
     eventIdOf: (e: ToolEvent) => e.eventId,
-    messageKeyOf: runKeyOf,
+    messageKeyOf: bySession ? sessionKeyOf : runKeyOf,
     store: { name: store, changelogTopic: changelog(config.topics, store) },
-    codecs: { input: toolEventCodec, state: toolLoopStateCodec, output: decisionCodec },
+    codecs: { input: toolEventCodec, state: bySession ? sessionStateCodec : toolLoopStateCodec, output: decisionCodec },
   };
 }
 

@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import JSON5 from 'json5';
 import { z } from 'zod';
-import { DEFAULT_RUN_TTL_MS, loopDetectionBlockSchema, type LoopDetectionBlock, type ToolLoopConfig } from '../processors/toolLoop/config.js';
+import { DEFAULT_RUN_TTL_MS, loopDetectionBlockSchema, type LoopDetectionBlock, type ToolEventKey, type ToolLoopConfig } from '../processors/toolLoop/config.js';
 import { toolPolicySchema, type ToolPolicyBlock } from '../processors/toolLoop/policy.js';
 import { loadBotLoopConfig, type BotLoopConfig } from '../processors/botLoop/config.js';
 import { botPolicySchema } from '../processors/botLoop/policy.js';
@@ -123,6 +123,10 @@ export const loopguardBlockSchema = z.strictObject({
       .positive()
       .default(DEFAULT_RUN_TTL_MS / 1000),
     'Runs idle longer than this (event time) start fresh.',
+  ),
+  keyToolEventsBy: d(
+    z.enum(['run', 'session']).default('run'),
+    "How tool events are keyed and their state kept: 'run' (per run, the default) or 'session' (per session, its runs inside: the openclaw profile's history shared by a session's runs needs it; producers must key by session too).",
   ),
   maxFutureSkewSeconds: d(
     z.number().int().positive().default(300),
@@ -245,7 +249,7 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, path: string):
   return fail(full, formatIssues(issues));
 }
 
-function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number, policy: ToolPolicyBlock | undefined): ToolLoopConfig {
+function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number, policy: ToolPolicyBlock | undefined, keyBy: ToolEventKey): ToolLoopConfig {
   const tools = raw.tools;
   const global = isObj(tools) && tools.loopDetection !== undefined ? validate(loopDetectionBlockSchema, tools.loopDetection, 'tools.loopDetection') : {};
   const agents: Record<string, LoopDetectionBlock> = {};
@@ -257,7 +261,8 @@ function loadToolLoop(raw: Record<string, unknown>, runTtlMs: number, policy: To
     const block = validate(loopDetectionBlockSchema, agent.tools.loopDetection, `agents.list.${i}.tools.loopDetection`);
     if (!Object.hasOwn(agents, agent.id as string)) agents[agent.id as string] = block;
   });
-  return policy === undefined ? { global, agents, runTtlMs } : { global, agents, runTtlMs, policy };
+  const base = keyBy === 'session' ? { global, agents, runTtlMs, keyBy } : { global, agents, runTtlMs };
+  return policy === undefined ? base : { ...base, policy };
 }
 
 /** Config from an already-parsed object (tests pass config this way) plus the environment. */
@@ -273,7 +278,7 @@ export function configFrom(raw: unknown, env: Readonly<Record<string, string | u
   );
   const t = settings.topics;
   return {
-    toolLoop: loadToolLoop(obj, settings.runTtlSeconds * 1000, settings.toolPolicy),
+    toolLoop: loadToolLoop(obj, settings.runTtlSeconds * 1000, settings.toolPolicy, settings.keyToolEventsBy),
     botLoop: settings.botPolicy === undefined ? botLoop : { ...botLoop, policy: settings.botPolicy },
     settings,
     topics: { toolEvents: t.toolEvents, channelEvents: t.channelEvents, verdicts: t.verdicts, deadLetter: t.deadLetter, changelogPrefix: t.changelogPrefix },

@@ -39,6 +39,8 @@ export class ParsePool {
     size: number,
     /** Each worker's old-generation cap. */
     heapMb: number = WORKER_OLD_SPACE_MB,
+    /** Hash outcomes for the openclaw profile too, as the main topology's parser does. */
+    openclaw = false,
   ) {
     const url = new URL('./parseWorker.js', import.meta.url);
     this.ready = new Array<boolean>(size).fill(false);
@@ -48,7 +50,7 @@ export class ParsePool {
       this.results.push(channel.port1);
       this.unpackers.push(new Unpacker());
       const w = new Worker(url, {
-        workerData: { results: channel.port2, posted: this.posted },
+        workerData: { results: channel.port2, posted: this.posted, openclaw },
         transferList: [channel.port2],
         resourceLimits: { maxOldGenerationSizeMb: heapMb },
       });

@@ -1,13 +1,13 @@
 // What a tool event causes (docs/behaviour.md §2.5–§2.8, §4), worked out from the run's state
 // before it. Nothing here changes state: `evolve` folds the event and this verdict afterwards.
-import { lookupId } from '../kernel/idMemory.js';
 import type { ResolvedLoopDetection, RunConfig } from './config.js';
 import { budgetBlock, spendKey } from './budgets.js';
 import { detect } from './detect.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
 import type { ToolEntry } from './policy.js';
-import { addBlock, evidenceOf, initialRunState, seenKey, shouldNotify, type CompactionGuard, type Evidence, type GuardEntry, type RunState, type Verdict } from './state.js';
+import { addBlock, evidenceOf, initialRunState, shouldNotify, type CompactionGuard, type Evidence, type GuardEntry, type RunState, type Verdict } from './state.js';
 import type { OutcomeHash } from './hashing.js';
+import { DETECTORS, type BlockedTurn } from './state.js';
 
 export type Resolve = (agentId: string | undefined) => RunConfig;
 
@@ -26,12 +26,32 @@ export type RunVerdict =
       readonly counted: boolean;
       /** The tool key an allowed or warned call is counted on for its tool budget (§5), if any. */
       readonly spendKey: string | undefined;
-      /** Set when this block ends the run (§4.2): a run_abort follows the decision. */
+      /** Set when this block ends the run (§4.2, §6): a run_abort follows the decision. */
       readonly escalation: Escalation | undefined;
+      /** What the openclaw profile folds for the call besides (§6); undefined for §2's runs. */
+      readonly openclaw?: OpenclawCallEffect | undefined;
     }
   | { readonly kind: 'abort'; readonly count: number; readonly toolName: string; readonly evidence: Evidence | undefined; readonly shadow: true | undefined };
 
+/** What a call of a run that follows the openclaw profile folds besides §2's effects (§6). */
+export interface OpenclawCallEffect {
+  /** The profile's name of the tool and hash of the arguments. */
+  readonly toolName: string;
+  readonly argsHash: string;
+  /** The record the call leaves: its own (allowed or warned), a veto (blocked for a loop), or none. */
+  readonly record: 'call' | 'veto' | 'none';
+  /** Set on the block that blocks its turn: the turn, as later calls of it will be answered. */
+  readonly blocksTurn: BlockedTurn | undefined;
+  /** A call of a blocked turn (after the block): it joins the turn's calls. */
+  readonly inBlockedTurn: boolean;
+  /** A turn was blocked for a critical loop by this call. */
+  readonly critical: boolean;
+  /** The notification bucket a warning reached (remembered under its warning key when it notifies). */
+  readonly bucket: number | undefined;
+}
+
 export interface Escalation {
+  readonly detector: typeof DETECTORS.blockEscalation | typeof DETECTORS.criticalLoopRepeated;
   readonly count: number;
   readonly evidence: Evidence;
   readonly shadow: true | undefined;
@@ -46,13 +66,8 @@ export function liveState(state: RunState, ts: number, ttlMs: number): RunState 
   return state.lastTs !== null && ts - state.lastTs > ttlMs ? initialRunState : state;
 }
 
-export function decideRun(state: RunState, event: ToolEvent, resolve: Resolve, ttlMs: number): RunVerdict {
-  const live = liveState(state, event.ts, ttlMs);
-  if (event.eventId !== undefined) {
-    const seen = lookupId(live.seen, seenKey(event.type, event.eventId));
-    if (seen.found) return { kind: 'repeat', verdict: seen.value };
-  }
-  const cfg = resolve(live.agentId ?? event.agentId);
+/** A tool event's verdict under §2's rules, for a run already live and not a redelivery. */
+export function decideDefault(live: RunState, event: ToolEvent, cfg: RunConfig): RunVerdict {
   switch (event.type) {
     case 'tool_call':
       return decideCall(live, event, cfg);
@@ -68,10 +83,18 @@ export function decideRun(state: RunState, event: ToolEvent, resolve: Resolve, t
   }
 }
 
-const shadowOf = (cfg: RunConfig): true | undefined => (cfg.policy.mode === 'shadow' ? true : undefined);
+export const shadowOf = (cfg: RunConfig): true | undefined => (cfg.policy.mode === 'shadow' ? true : undefined);
 
 // A literal with every field, not a spread: this runs for every call.
-const answer = (verdict: Verdict, warningKey?: string, record = true, counted = false, escalation?: Escalation, spendKey?: string): RunVerdict => ({
+export const answer = (
+  verdict: Verdict,
+  warningKey?: string,
+  record = true,
+  counted = false,
+  escalation?: Escalation,
+  spendKey?: string,
+  openclaw?: OpenclawCallEffect,
+): RunVerdict => ({
   kind: 'call',
   verdict,
   warningKey,
@@ -79,6 +102,7 @@ const answer = (verdict: Verdict, warningKey?: string, record = true, counted = 
   counted,
   spendKey,
   escalation,
+  openclaw,
 });
 
 // §2.5's blocks, then the budgets (§5), then §2.5's warn or allow.
@@ -128,12 +152,12 @@ export function callThresholds(cfg: ResolvedLoopDetection, entry: ToolEntry | un
 }
 
 /** §4.2: this block ends the run when the blocks so far, it included, reach the limit. */
-function escalationOf(state: RunState, e: ToolCall, cfg: RunConfig): Escalation | undefined {
+export function escalationOf(state: RunState, e: ToolCall, cfg: RunConfig): Escalation | undefined {
   const limit = cfg.policy.abortAfterBlocks;
   if (limit === undefined) return undefined;
   const blocked = addBlock(state.blocked, e.toolCallId, e.ts);
   if (blocked.count < limit) return undefined;
-  return { count: blocked.count, evidence: { toolCallIds: blocked.toolCallIds, since: blocked.since }, shadow: shadowOf(cfg) };
+  return { detector: DETECTORS.blockEscalation, count: blocked.count, evidence: { toolCallIds: blocked.toolCallIds, since: blocked.since }, shadow: shadowOf(cfg) };
 }
 
 /**

@@ -6,6 +6,7 @@ import { declare, f, invalid, isRecord, rowValidator, type Parsed, type Shape } 
 import { ArgsHashMemo } from './argsMemo.js';
 import { canonicalJson, canonicalUtf8 } from './canonical.js';
 import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
+import { openclawOutcome, type OpenclawOutcome } from './openclaw/hashing.js';
 import { sha256, sha256Bytes } from './sha256.js';
 import { transientOutcome } from './transient.js';
 
@@ -38,6 +39,19 @@ export const TOOL_OUTCOME = declare('tool_outcome', {
   resultHash: f.optional(f.token('Hash of the outcome, when the runner hashes it itself.', MAX_HASH_LENGTH)),
   unknownToolName: f.optional(f.text('With resultHash: the tool the error said is unknown.', MAX_HASH_LENGTH)),
   transient: f.optional(f.boolean('A transient failure (true) or certainly not one (false); absent: judged from the error.')),
+  openclaw: f.optional(
+    f.record(
+      'OpenclawOutcome',
+      {
+        resultHash: f.optional(f.token('The outcome hashed as the openclaw profile hashes it; absent for a veto.', MAX_HASH_LENGTH)),
+        failureIdentityHash: f.optional(f.token('An exec failure, hashed with its volatile parts masked.', MAX_HASH_LENGTH)),
+        noProgress: f.optional(f.boolean('An error, or a write that changed nothing.')),
+        unknownToolName: f.optional(f.text('The tool the error said is unknown, as the profile reads it.', MAX_HASH_LENGTH)),
+        veto: f.optional(f.boolean("The host's own tool-loop block.")),
+      },
+      'With resultHash: the outcome as the openclaw profile sees it (openclawOutcome), from runners that hash and whose runs follow the profile.',
+    ),
+  ),
 });
 export const COMPACTION = declare('compaction', identity);
 export const RUN_END = declare('run_end', identity);
@@ -76,6 +90,8 @@ export type ToolEvent =
       readonly argsHash: string;
       readonly outcome?: OutcomeHash;
       readonly transient?: boolean;
+      /** The outcome as the openclaw profile sees it; set only when the parser hashes for the profile. */
+      readonly openclaw?: OpenclawOutcome;
     })
   | (RunIdentity & { readonly type: 'compaction' | 'run_end' });
 
@@ -85,6 +101,11 @@ export type ToolOutcome = Extract<ToolEvent, { type: 'tool_outcome' }>;
 /** The run key (and Kafka key) of a tool event: its run id, else its session key. */
 export function runKeyOf(e: { readonly runId?: string | null; readonly sessionKey?: string | null }): string {
   return e.runId || e.sessionKey || '';
+}
+
+/** The session key (and Kafka key, when tool events are keyed by session) of a tool event: its session key, else its run id. */
+export function sessionKeyOf(e: { readonly runId?: string | null; readonly sessionKey?: string | null }): string {
+  return e.sessionKey || e.runId || '';
 }
 
 const rows = {
@@ -117,6 +138,7 @@ const ERROR = col('error');
 const RESULT_HASH = col('resultHash');
 const UNKNOWN_TOOL_NAME = col('unknownToolName');
 const TRANSIENT = col('transient');
+const OPENCLAW = col('openclaw');
 
 /**
  * The one row events are validated into (parsing is synchronous, so one is enough): a row is
@@ -151,16 +173,27 @@ export function validateToolEvent(input: unknown): Parsed<ToolEventInput> {
   return { ok: true, value: out as ToolEventInput };
 }
 
-/** Validates and hashes: the one way an input becomes a ToolEvent. */
-export function parseToolEvent(input: unknown): Parsed<ToolEvent> {
-  const r = fillRow(input);
-  if (r.wrong !== undefined) return invalid(r.wrong);
-  try {
-    return { ok: true, value: hashed(r.type) };
-  } catch (e) {
-    return invalid(`${e instanceof HashInputError ? e.field : 'args'}: ${(e as Error).message}`);
-  }
+export interface ParseOptions {
+  /** Hash outcomes for the openclaw profile too (§6): when some run may follow it. */
+  readonly openclaw: boolean;
 }
+
+/** Validates and hashes: the one way an input becomes a ToolEvent. */
+export function toolEventParser(options: ParseOptions): (input: unknown) => Parsed<ToolEvent> {
+  const { openclaw } = options;
+  return (input) => {
+    const r = fillRow(input);
+    if (r.wrong !== undefined) return invalid(r.wrong);
+    try {
+      return { ok: true, value: hashed(r.type, openclaw) };
+    } catch (e) {
+      return invalid(`${e instanceof HashInputError ? e.field : 'args'}: ${(e as Error).message}`);
+    }
+  };
+}
+
+/** The parser for configs that select no profile: §2.2's hashes only. */
+export const parseToolEvent = toolEventParser({ openclaw: false });
 
 class HashInputError extends Error {
   constructor(
@@ -173,7 +206,7 @@ class HashInputError extends Error {
 
 // The event in the row, hashed. Literals with every field, not spreads: V8 builds
 // spread-with-extra-keys objects an order of magnitude slower, and this runs once per event.
-function hashed(type: ToolEventType): ToolEvent {
+function hashed(type: ToolEventType, openclaw: boolean): ToolEvent {
   const ts = row[TS] as number;
   const eventId = row[EVENT_ID] as string | undefined;
   const sessionKey = row[SESSION_KEY] as string | undefined;
@@ -195,7 +228,37 @@ function hashed(type: ToolEventType): ToolEvent {
   const resultHash = row[RESULT_HASH] as string | undefined;
   const outcome = outcomeOf(toolName, args, action, result, error, resultHash, row[UNKNOWN_TOOL_NAME] as string | undefined);
   const transient = transientOutcome(row[TRANSIENT] as boolean | undefined, result, resultHash, error, outcome?.unknownToolName !== undefined);
-  return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient };
+  if (!openclaw) return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient };
+  const profile = profileOutcomeOf(toolName, args, action, result, error, outcome, row[OPENCLAW] as OpenclawOutcome | undefined);
+  return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient, openclaw: profile };
+}
+
+/**
+ * The profile's facts: as the runner sent them; else, for an outcome hashed by a runner without
+ * them, its §2.2 hash stands in (an error hash is no progress); else hashed here from the raw values.
+ */
+function profileOutcomeOf(
+  toolName: string,
+  args: unknown,
+  action: string | undefined,
+  result: unknown,
+  error: unknown,
+  outcome: OutcomeHash | undefined,
+  sent: OpenclawOutcome | undefined,
+): OpenclawOutcome | undefined {
+  if (sent !== undefined) return sent;
+  const resultHash = row[RESULT_HASH] as string | undefined;
+  if (resultHash !== undefined) {
+    const noProgress = resultHash.startsWith('error:') ? true : undefined;
+    return { resultHash, noProgress, unknownToolName: outcome?.unknownToolName };
+  }
+  try {
+    const o = openclawOutcome({ toolName, args, action, result, error });
+    if (o?.unknownToolName !== undefined && o.unknownToolName.length > MAX_HASH_LENGTH) return { ...o, unknownToolName: `sha256:${hashValue(o.unknownToolName)}` };
+    return o;
+  } catch (e) {
+    throw new HashInputError('result', e as Error);
+  }
 }
 
 const memo = new ArgsHashMemo();

@@ -215,3 +215,6 @@ function stripVolatile(value: unknown, depth: number): unknown {
   }
   return out;
 }
+
+// The openclaw profile's hashing (§6), for runners that hash and whose runs follow it.
+export { openclawOutcome, type OpenclawOutcome, type OpenclawOutcomeInput } from './openclaw/hashing.js';

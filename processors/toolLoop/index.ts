@@ -1,11 +1,12 @@
 // The tool-loop processor: per run (key = runId, else sessionKey), docs/behaviour.md §2.
 import type { Process } from '../kernel/process.js';
 import { defaultToolLoopConfig, resolverFor, type ToolLoopConfig } from './config.js';
-import { decideRun, liveState, type RunVerdict } from './decide.js';
+import { liveState, type RunVerdict } from './decide.js';
+import { decideRun } from './run.js';
 import { runKeyOf, type ToolEvent } from './events.js';
 import { evolveRun } from './evolve.js';
 import { reactRun, type ToolLoopDecision } from './react.js';
-import { MAX_EVENT_IDS, initialRunState, type RunState } from './state.js';
+import { MAX_EVENT_IDS, initialRunState, profileEmpty, type RunState } from './state.js';
 
 export const TOOL_LOOP = 'tool-loop';
 
@@ -31,6 +32,7 @@ export function toolLoopProcess(config: ToolLoopConfig = defaultToolLoopConfig):
         s.blocked === null &&
         s.spent === null &&
         s.warnings.length === 0 &&
+        profileEmpty(s.profile) &&
         s.seen.end === 0),
     isExpired: (s, streamTime) => s.lastTs !== null && streamTime - s.lastTs > ttl,
   };
@@ -43,3 +45,4 @@ export * from './state.js';
 export { TOOL_DECISION, RUN_ABORT, type ToolDecision, type RunAbort, type ToolLoopDecision } from './react.js';
 export type { RunVerdict } from './decide.js';
 export { detect, isKnownPoll } from './detect.js';
+export { toolLoopSessionProcess, initialSessionState, MAX_RUNS_PER_SESSION, type SessionState, type ToolLoopSessionProcess } from './session.js';

@@ -31,9 +31,18 @@ export function verdictMessage(detector: Detector, decision: 'warn' | 'block', t
       return `${tag} Blocked: this run has used its budget of tool calls (${count} calls made), so "${toolName}" was not run. Stop calling tools and answer with what you already have.`;
     case DETECTORS.runTimeBudget:
       return `${tag} Blocked: this run has been calling tools for ${count} seconds, its time budget, so "${toolName}" was not run. Stop calling tools and answer with what you already have.`;
+    case DETECTORS.argumentChurn:
+      return `${tag} Warning: "${toolName}" has failed the same way ${count} times while you cycled through the same few argument sets. Changing the arguments this way is not making progress; try a different approach.`;
+    case DETECTORS.criticalLoopRepeated:
+      return `${tag} Run aborted: after a critical loop was blocked, the model repeated one (${count} times in this run, the last with "${toolName}"). The run is ended; start a new run with a different plan.`;
     default: {
       const unreachable: never = detector;
       return unreachable;
     }
   }
+}
+
+/** A call not run because another call of its turn was blocked (§6). */
+export function notRunMessage(detector: Detector, toolName: string): string {
+  return `[loopguard ${detector}] Not run: "${toolName}" was not executed because another call of the same turn was blocked for a loop. Reassess before choosing the next action.`;
 }

@@ -6,8 +6,8 @@ import { declare, f, type Record_ } from '../kernel/contract.js';
 import { EVIDENCE, type Evidence } from '../kernel/evidence.js';
 import type { RunVerdict } from './decide.js';
 import { runKeyOf, type ToolCall, type ToolEvent } from './events.js';
-import { verdictMessage } from './messages.js';
-import { DETECTOR_NAMES, DETECTORS, type Verdict } from './state.js';
+import { notRunMessage, verdictMessage } from './messages.js';
+import { ABORT_DETECTORS, DETECTOR_NAMES, DETECTORS, type AbortDetector, type Verdict } from './state.js';
 
 const identity = {
   key: f.text('The run key: runId, else sessionKey.'),
@@ -29,11 +29,12 @@ export const TOOL_DECISION = declare('tool_decision', {
   notify: f.optional(f.boolean('Show the warning to the model now.')),
   shadow: f.optional(f.boolean('Decided in shadow mode: obey it as allow / deliver, report what it would have done.')),
   evidence: f.optional(EVIDENCE),
+  turnBlockedBy: f.optional(f.text('A block of a call not run because another call of its turn was blocked: that call’s toolCallId.')),
 });
 
 export const RUN_ABORT = declare('run_abort', {
   ...identity,
-  detector: f.choice([DETECTORS.compactionLoopPersisted, DETECTORS.blockEscalation]),
+  detector: f.choice(ABORT_DETECTORS),
   count: f.count(),
   toolName: f.text(),
   message: f.text(),
@@ -50,7 +51,7 @@ export function reactRun(event: ToolEvent, verdict: RunVerdict): readonly ToolLo
     if (verdict.kind === 'call') {
       const decision = toolDecision(event, verdict.verdict);
       const x = verdict.escalation;
-      return x === undefined ? [decision] : [decision, runAbort(event, DETECTORS.blockEscalation, x.count, event.toolName, x.shadow, x.evidence)];
+      return x === undefined ? [decision] : [decision, runAbort(event, x.detector, x.count, event.toolName, x.shadow, x.evidence)];
     }
     if (verdict.kind === 'repeat' && verdict.verdict !== null) return [toolDecision(event, verdict.verdict)];
     return [];
@@ -61,7 +62,7 @@ export function reactRun(event: ToolEvent, verdict: RunVerdict): readonly ToolLo
   return [];
 }
 
-function runAbort(event: ToolEvent, detector: RunAbort['detector'], count: number, toolName: string, shadow: true | undefined, evidence: Evidence | undefined): RunAbort {
+function runAbort(event: ToolEvent, detector: AbortDetector, count: number, toolName: string, shadow: true | undefined, evidence: Evidence | undefined): RunAbort {
   return {
     type: 'run_abort',
     key: runKeyOf(event),
@@ -92,10 +93,15 @@ function toolDecision(event: ToolCall, v: Verdict): ToolDecision {
     detector: acting ? v.detector : null,
     level: acting ? v.level : null,
     count: acting ? v.count : null,
-    message: acting ? verdictMessage(v.detector, v.decision, event.toolName, v.count, v.pairedToolName) : null,
+    message: acting
+      ? v.turnBlockedBy !== undefined
+        ? notRunMessage(v.detector, event.toolName)
+        : verdictMessage(v.detector, v.decision, event.toolName, v.count, v.pairedToolName)
+      : null,
     pairedToolName: acting ? (v.pairedToolName ?? null) : null,
     notify: acting ? v.notify : null,
     shadow: v.shadow ?? null,
     evidence: acting ? (v.evidence ?? null) : null,
+    turnBlockedBy: acting ? (v.turnBlockedBy ?? null) : null,
   };
 }

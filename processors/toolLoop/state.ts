@@ -16,6 +16,10 @@ export const DETECTORS = {
   toolCallBudget: 'tool_call_budget',
   runCallBudget: 'run_call_budget',
   runTimeBudget: 'run_time_budget',
+  /** The openclaw profile (§6): one tool cycling through argument sets that fail alike. */
+  argumentChurn: 'argument_churn',
+  /** The openclaw profile (§6): a second turn blocked for a critical loop ends the run. */
+  criticalLoopRepeated: 'critical_loop_repeated',
 } as const;
 export type Detector = (typeof DETECTORS)[keyof typeof DETECTORS];
 export const DETECTOR_NAMES = Object.values(DETECTORS);
@@ -51,6 +55,8 @@ export type Verdict =
       readonly shadow?: true | undefined;
       /** What makes up `count` (§4.5); absent only on answers restored from before evidence. */
       readonly evidence?: Evidence | undefined;
+      /** Not run because another call of its turn was blocked (§6): that call's toolCallId ('' without one). */
+      readonly turnBlockedBy?: string | undefined;
     };
 
 /** A hashed outcome seen since compaction. */
@@ -70,9 +76,47 @@ export interface CompactionGuard {
 export interface Aborted {
   readonly count: number;
   readonly toolName: string;
-  readonly detector: typeof DETECTORS.compactionLoopPersisted | typeof DETECTORS.blockEscalation;
+  readonly detector: AbortDetector;
   readonly evidence: Evidence | undefined;
 }
+
+export type AbortDetector = typeof DETECTORS.compactionLoopPersisted | typeof DETECTORS.blockEscalation | typeof DETECTORS.criticalLoopRepeated;
+export const ABORT_DETECTORS: readonly AbortDetector[] = [DETECTORS.compactionLoopPersisted, DETECTORS.blockEscalation, DETECTORS.criticalLoopRepeated];
+
+/** What the openclaw profile keeps per run besides its history (§6). */
+export interface ProfileRun {
+  /** A turn of the run was blocked for a critical loop: the next such turn ends the run. */
+  readonly criticalSeen: boolean;
+  /** The run's latest blocked turn: its later calls are blocked with it. */
+  readonly turn: BlockedTurn | null;
+}
+
+export interface BlockedTurn {
+  readonly turnId: string;
+  /** The call whose block blocked the turn: its tool and arguments (the profile's names), its id. */
+  readonly toolName: string;
+  readonly argsHash: string;
+  readonly toolCallId: string | undefined;
+  readonly detector: Detector;
+  readonly count: number;
+  readonly pairedToolName: string | undefined;
+  readonly evidence: Evidence | undefined;
+  /** A critical loop's block: the turn's calls with the trigger's arguments are recorded as vetoes. */
+  readonly vetoes: boolean;
+  /** The newest MAX_TURN_CALLS toolCallIds of the turn's calls: a block of one echoed back is not the host's own veto. */
+  readonly calls: readonly string[];
+}
+
+export const MAX_TURN_CALLS = 64;
+
+/**
+ * A run of the profile before anything happened to it. Runs of the profile carry it, never
+ * null: the changelog writes their records' profile facts with it (§2's runs write none).
+ */
+export const PROFILE_RUN_START: ProfileRun = { criticalSeen: false, turn: null };
+
+/** Whether the profile's per-run facts hold nothing worth keeping. */
+export const profileEmpty = (p: ProfileRun | null): boolean => p === null || (!p.criticalSeen && p.turn === null);
 
 /** A count of calls: how many, since when, and the newest of their ids (evidence, §4.5). */
 export interface Tally {
@@ -115,6 +159,8 @@ export interface RunState {
    * events. Kept beyond run_end, until the run is idle for the TTL.
    */
   readonly seen: IdView<Verdict | null>;
+  /** The openclaw profile's per-run facts; null for runs that never needed them. */
+  readonly profile: ProfileRun | null;
 }
 
 /**
@@ -176,13 +222,18 @@ export function runState(
   spent: Spent | null,
   warnings: RunState['warnings'],
   seen: RunState['seen'],
+  profile: ProfileRun | null,
 ): RunState {
-  return { lastTs, agentId, history, guard, aborted, blocked, spent, warnings, seen };
+  return { lastTs, agentId, history, guard, aborted, blocked, spent, warnings, seen, profile };
 }
 
-export const initialRunState: RunState = runState(null, null, [], null, null, null, null, [], emptyIds(MAX_EVENT_IDS));
+export const initialRunState: RunState = runState(null, null, [], null, null, null, null, [], emptyIds(MAX_EVENT_IDS), null);
 
-export const seenKey = (type: string, eventId: string): string => `${type}\u0000${eventId}`;
+/**
+ * The key an event id is remembered under: `<type> \0 <eventId>`, and when tool events are
+ * keyed by session, where the ids of all its runs share one memory, `<type> \0 <run> \0 <eventId>`.
+ */
+export const seenKey = (type: string, eventId: string, scope?: string): string => (scope === undefined ? `${type}\u0000${eventId}` : `${type}\u0000${scope}\u0000${eventId}`);
 
 /**
  * How many of the newest records are looked at for strings to share: a loop repeats a call

@@ -7,7 +7,7 @@ import { redactUrls, type Logger } from '../logger.js';
 import type { Topology } from '../topology.js';
 import { Assignments } from './assignments.js';
 import type { Assignment, Batch, CrashReport, KafkaSession, RecordSource, Sink } from './port.js';
-import { checkTopics, registerWithRetry } from './startup.js';
+import { checkKeying, checkTopics, registerWithRetry } from './startup.js';
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 
 /**
@@ -63,6 +63,7 @@ export class StreamProcessor {
     const { settings } = this.config;
     await registerWithRetry(this.catalog, this.topology, this.opts.registryAttempts, redactUrls(settings.schemaRegistry.url), this.log);
     await checkTopics(this.kafka, this.config, this.topology);
+    await checkKeying(this.kafka, this.config);
     if (this.stopping) return; // stopped while starting: join nothing
     this.source = this.kafka.groupConsumer(settings.consumer.groupId, {
       topics: this.topology.nodes.map((n) => n.inputTopic),

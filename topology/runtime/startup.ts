@@ -8,6 +8,7 @@ import { redactUrls, type Logger } from '../logger.js';
 import type { Topology } from '../topology.js';
 import type { KafkaSession } from './port.js';
 import { registerSchemas, topicSpecs } from './wiring.js';
+import { TOOL_LOOP_STORES } from '../build.js';
 
 /** Registers the topology's schemas; a registry that does not answer is retried with jittered exponential backoff (capped at 10 s). */
 export async function registerWithRetry(catalog: SchemaCatalog, topology: Topology, attempts: number, registryName: string, log: Logger): Promise<void> {
@@ -47,4 +48,24 @@ export async function checkTopics(kafka: KafkaSession, config: LoopguardConfig, 
     if (inputs !== changelog)
       throw new LoopguardError(ERROR_CODES.kafka, `${node.store.changelogTopic} has ${changelog} partitions but ${node.inputTopic} has ${inputs}; they must match`, {});
   }
+}
+
+/**
+ * Tool-loop state is kept per run or per session (`loopguard.keyToolEventsBy`), in a store of
+ * each kind: one cannot become the other (a run's state names no session, and a session's runs
+ * sit in other partitions than they did). A start that finds the other kind's changelog holding
+ * state refuses, rather than drop that state without a word.
+ */
+export async function checkKeying(kafka: KafkaSession, config: LoopguardConfig): Promise<void> {
+  const keyBy = config.toolLoop.keyBy ?? 'run';
+  const other = keyBy === 'session' ? 'run' : 'session';
+  const topic = `${config.topics.changelogPrefix}${TOOL_LOOP_STORES[other]}-changelog`;
+  if (!(await kafka.partitionCounts([topic])).has(topic)) return;
+  const marks = await kafka.watermarks(topic);
+  if (![...marks.values()].some(({ low, high }) => high > low)) return;
+  throw new LoopguardError(
+    ERROR_CODES.configInvalid,
+    `config loopguard.keyToolEventsBy is ${JSON.stringify(keyBy)}, but ${topic} holds tool-loop state kept by ${other}, which cannot move to state kept by ${keyBy}: set loopguard.keyToolEventsBy back to ${JSON.stringify(other)}, or delete ${topic} to start afresh (the ${other === 'run' ? 'runs' : 'sessions'} in it lose their state)`,
+    { key: 'loopguard.keyToolEventsBy', topic },
+  );
 }

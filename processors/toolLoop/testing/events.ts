@@ -3,38 +3,47 @@
 // hashes each one on the way in, exactly as the topology does.
 import type { Process } from '../../kernel/process.js';
 import type { ToolLoopConfig } from '../config.js';
-import { parseToolEvent, type ToolEvent } from '../events.js';
-import { toolLoopProcess, type ToolLoopProcess } from '../index.js';
+import { parseToolEvent, toolEventParser, type ToolEvent } from '../events.js';
+import { toolLoopProcess, toolLoopSessionProcess, usesProfile, type ToolLoopProcess, type ToolLoopSessionProcess } from '../index.js';
+import type { Parsed } from '../../kernel/contract.js';
 
 /** An event as a runner sends it. */
 export type RawToolEvent = { readonly type: string; readonly ts: number } & Readonly<Record<string, unknown>>;
 
 export type RawToolLoopProcess = ToolLoopProcess extends Process<infer S, ToolEvent, infer V, infer D> ? Process<S, RawToolEvent, V, D> : never;
+export type RawProcess<P> = P extends Process<infer S, ToolEvent, infer V, infer D> ? Process<S, RawToolEvent, V, D> : never;
 
 /** The tool-loop processor behind the parser: what a spec feeds it is validated and hashed first. */
-export function acceptingRaw(p: ToolLoopProcess): RawToolLoopProcess {
+export function acceptingRaw<P extends ToolLoopProcess | ToolLoopSessionProcess>(p: P, parser: (input: unknown) => Parsed<ToolEvent> = parseToolEvent): RawProcess<P> {
   const parsed = new WeakMap<object, ToolEvent>();
   const parse = (raw: RawToolEvent): ToolEvent => {
     let e = parsed.get(raw);
     if (e === undefined) {
-      const r = parseToolEvent(raw);
+      const r = parser(raw);
       if (!r.ok) throw new Error(`invalid event in spec: ${r.reason}`);
       parsed.set(raw, (e = r.value));
     }
     return e;
   };
+  const q = p as Process<unknown, ToolEvent, unknown, unknown>;
   return {
-    ...p,
-    keyOf: (e) => p.keyOf(parse(e)),
-    decide: (s, e) => p.decide(s, parse(e)),
-    evolve: (s, e, v) => p.evolve(s, parse(e), v),
-    react: (e, v) => p.react(parse(e), v),
-    drops: (s, e, v) => p.drops(s, parse(e), v),
+    ...q,
+    keyOf: (e: RawToolEvent) => q.keyOf(parse(e)),
+    decide: (s: unknown, e: RawToolEvent) => q.decide(s, parse(e)),
+    evolve: (s: unknown, e: RawToolEvent, v: unknown) => q.evolve(s, parse(e), v),
+    react: (e: RawToolEvent, v: unknown) => q.react(parse(e), v),
+    drops: (s: unknown, e: RawToolEvent, v: unknown) => q.drops(s, parse(e), v),
     trips: undefined,
-  };
+  } as unknown as RawProcess<P>;
 }
 
-export const toolLoopSpec = (config?: ToolLoopConfig): RawToolLoopProcess => acceptingRaw(toolLoopProcess(config));
+/** The parser the topology uses for `config`. */
+const parserFor = (config?: ToolLoopConfig) => toolEventParser({ openclaw: config !== undefined && usesProfile(config, 'openclaw') });
+
+export const toolLoopSpec = (config?: ToolLoopConfig): RawToolLoopProcess => acceptingRaw(toolLoopProcess(config), parserFor(config));
+
+/** The processor of tool events keyed by session (`keyToolEventsBy: session`), behind the parser. */
+export const toolLoopSessionSpec = (config: ToolLoopConfig): RawProcess<ToolLoopSessionProcess> => acceptingRaw(toolLoopSessionProcess(config), parserFor(config));
 
 export function runEvents(runId = 'run-1', start = 1_700_000_000_000) {
   let ts = start;
