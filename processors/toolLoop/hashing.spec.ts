@@ -199,8 +199,15 @@ describe('resultHash', () => {
   it('reads an object with a `details` or `content` key as a gateway result, whatever the key holds', () => {
     expect(hashOutcome({ toolName: 't', result: { content: 'text', n: 1 } })?.resultHash).toBe(h({ details: {}, text: '' }));
     expect(hashOutcome({ toolName: 't', result: { details: null, n: 1 } })?.resultHash).toBe(h({ details: {}, text: '' }));
-    const image = { content: [{ type: 'image', data: 'AA==' }] };
-    expect(hashOutcome({ toolName: 't', result: image })?.resultHash).toBe(h({ details: {}, text: '' }));
+  });
+  it('hashes content beside text blocks too (rule 8, loopguard’s own): an image that changes is progress', () => {
+    const shot = (data: string) => ({ content: [{ type: 'text', text: 'screen' }, { type: 'image', data, mimeType: 'image/png' }], details: { w: 1 } });
+    expect(hashOutcome({ toolName: 't', result: shot('AA==') })?.resultHash).toBe(
+      h({ details: { w: 1 }, text: 'screen', media: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] }),
+    );
+    expect(hashOutcome({ toolName: 't', result: shot('AA==') })?.resultHash).not.toBe(hashOutcome({ toolName: 't', result: shot('AQ==') })?.resultHash);
+    // Text blocks only: exactly the gateway's {details, text}.
+    expect(hashOutcome({ toolName: 't', result: { content: [{ type: 'text', text: 'a' }], details: { w: 1 } } })?.resultHash).toBe(h({ details: { w: 1 }, text: 'a' }));
   });
   it('ignores our own tool-loop block echoed back, but hashes other denials', () => {
     expect(hashOutcome({ toolName: 't', result: { details: { status: 'blocked', deniedReason: 'tool-loop' } } })).toBeUndefined();
@@ -225,7 +232,7 @@ describe('resultHash', () => {
   });
   it('lets an unknown exec status fall through to {details, text}', () => {
     const result = { details: { status: 'weird', pid: 1 }, content: [{ type: 'text', text: 'a' }, { type: 'image' }, { type: 'text', text: 'b' }] };
-    expect(hashOutcome({ toolName: 'exec', result })?.resultHash).toBe(h({ details: result.details, text: 'a\nb' }));
+    expect(hashOutcome({ toolName: 'exec', result })?.resultHash).toBe(h({ details: result.details, text: 'a\nb', media: [{ type: 'image' }] }));
   });
   it('hashes process poll and log results by their listed fields, missing ones as null', () => {
     expect(hashOutcome({ toolName: 'process', args: { action: 'poll' }, result: { details: { status: 'running', aggregated: 'x', pid: 9 } } })?.resultHash).toBe(

@@ -140,7 +140,23 @@ function hashResultObject(toolName: string, args: unknown, action: string | unde
   }
   // `details` sits one level under the result, as in `{details, text}` below: the same depth limit.
   if (isOutboundSend(toolName, args, action)) return hashValue(stripVolatile(details, 1));
-  return hashValue({ details, text });
+  const media = nonTextContent(result);
+  return hashValue(media === undefined ? { details, text } : { details, text, media });
+}
+
+/**
+ * Rule 8's content beside text (loopguard's own, not the gateway's): the content items that are
+ * not text blocks — images, audio, embedded resources, resource links — in their order. A result
+ * whose content is text only hashes as the gateway hashes it; an image that changes is progress.
+ */
+function nonTextContent(result: Obj): unknown[] | undefined {
+  if (!Array.isArray(result.content)) return undefined;
+  let media: unknown[] | undefined;
+  for (const item of result.content) {
+    if (isPlainObject(item) && typeof item.type === 'string' && typeof item.text === 'string') continue;
+    (media ??= []).push(item);
+  }
+  return media;
 }
 
 function execShape(status: string, d: Obj, text: string): Obj | undefined {
