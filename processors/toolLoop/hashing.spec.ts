@@ -201,7 +201,13 @@ describe('resultHash', () => {
     expect(hashOutcome({ toolName: 't', result: { details: null, n: 1 } })?.resultHash).toBe(h({ details: {}, text: '' }));
   });
   it('hashes content beside text blocks too (rule 8, loopguard’s own): an image that changes is progress', () => {
-    const shot = (data: string) => ({ content: [{ type: 'text', text: 'screen' }, { type: 'image', data, mimeType: 'image/png' }], details: { w: 1 } });
+    const shot = (data: string) => ({
+      content: [
+        { type: 'text', text: 'screen' },
+        { type: 'image', data, mimeType: 'image/png' },
+      ],
+      details: { w: 1 },
+    });
     expect(hashOutcome({ toolName: 't', result: shot('AA==') })?.resultHash).toBe(
       h({ details: { w: 1 }, text: 'screen', media: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] }),
     );
