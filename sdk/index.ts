@@ -10,6 +10,7 @@ export {
   type RunAbortNotice,
   type WouldHaveReport,
 } from './runner.js';
+export { wholeResult } from './outcomes.js';
 export { LoopguardDispatcher, type Inbound, type InboundVerdict, type InboundWouldHave } from './dispatcher.js';
 export type { Budget, Evidence } from './verdicts.js';
 export type { ClientOptions } from './connection.js';

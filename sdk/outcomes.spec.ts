@@ -1,5 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { hashedTransientFlag } from './outcomes.js';
+import { hashOutcome, hashValue } from '../processors/toolLoop/hashing.js';
+import { hashedTransientFlag, wholeResult } from './outcomes.js';
+
+describe('a tool’s own result, published whole', () => {
+  const hashOf = (result: unknown) => hashOutcome({ toolName: 't', result: wholeResult(result) })?.resultHash;
+  it('is the result itself when §2.2 hashes it whole already', () => {
+    const poll = { state: 'rolling', progress: 40 };
+    expect(wholeResult(poll)).toBe(poll);
+    for (const v of ['text', 42, [1, { content: [] }], null, undefined]) expect(wholeResult(v)).toBe(v);
+    expect(hashOf(poll)).toBe(hashValue(poll));
+  });
+  it('wraps a result with a `content` or `details` key, so that its images, data and JSON count', () => {
+    const image = (data: string) => ({
+      content: [
+        { type: 'text', text: 'chart' },
+        { type: 'image', data, mimeType: 'image/png' },
+      ],
+    });
+    expect(wholeResult(image('AA=='))).toEqual({ value: image('AA==') });
+    expect(hashOf(image('AA=='))).not.toBe(hashOf(image('AQ==')));
+    expect(hashOf(image('AA=='))).toBe(hashOf(image('AA==')));
+    expect(hashOf({ content: 'v1', artifact: 1 })).not.toBe(hashOf({ content: 'v1', artifact: 2 }));
+    expect(hashOf({ details: { n: 1 } })).not.toBe(hashOf({ details: { n: 1 }, extra: true }));
+  });
+});
 
 describe('the transient flag of a hashed outcome', () => {
   it('is the caller’s when given, either way', () => {

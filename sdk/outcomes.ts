@@ -1,9 +1,25 @@
-// Whether an outcome the runner hashes locally is transient (docs/behaviour.md §4.4). A hashed
-// outcome reaches loopguard as a `resultHash`, which only rule 1 (the explicit flag) can make
-// transient, so the runner judges rules 2–3 here with the processor's own rules, on the raw
-// error it never sends, and sends the result as the flag. The caller's own flag always wins.
+// Outcomes as the runner publishes them. What a framework's tool returned, made into a result of
+// which every part reaches the hash (docs/behaviour.md §2.2); and whether an outcome the runner
+// hashes locally is transient (§4.4).
 import type { ErrorObject, ErrorValue } from '../processors/kernel/contract.js';
+import { isGatewayShaped, isPlainObject } from '../processors/toolLoop/hashing.js';
 import { isTransient } from '../processors/toolLoop/transient.js';
+
+/**
+ * A tool's own result (any value a framework or an MCP server returns) as the `result` to publish,
+ * so that everything in it reaches the hash. §2.2 reads a plain object with a `content` or
+ * `details` key as an agent gateway's `{content, details}`, of which only the text blocks and
+ * `details` count: such a result is published as `{value: result}`, which is hashed whole (rule
+ * 2). Anything else is published as it is: rule 2 hashes it whole already.
+ */
+export function wholeResult(result: unknown): unknown {
+  return isPlainObject(result) && isGatewayShaped(result) ? { value: result } : result;
+}
+
+// A hashed outcome reaches loopguard as a `resultHash`, which only rule 1 of §4.4 (the explicit
+// flag) can make transient, so the runner judges rules 2–3 here with the processor's own rules,
+// on the raw error it never sends, and sends the result as the flag. The caller's own flag
+// always wins.
 
 const ownString = (o: object, k: string): string | undefined => {
   const v = (o as Record<string, unknown>)[k];

@@ -1,11 +1,12 @@
 // loopguard for the Vercel AI SDK (`ai` 7): the settings a generateText / streamText call (or a
 // ToolLoopAgent) takes, for one run. A call loopguard blocks is denied through the SDK's own tool
 // approval, so the model receives loopguard's message as the denied call's reason; a warning
-// to notify is added to the next step's messages; each tool's output or error is published; a
+// to notify is added to the next step's messages; each tool's output (all of it) or error is published; a
 // run loopguard ends stops through the SDK's stop condition; the call's end is the run's end.
 // Every decision is loopguard's (the runner's): nothing here judges a call.
 import type { ModelMessage, StopCondition, ToolApprovalStatus, ToolSet } from 'ai';
 import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
+import { outcomeOf, type ToolOutputLike } from './outcome.js';
 
 export interface AiSdkGuardOptions {
   /** loopguard's `runId`. Default: the AI SDK's `callId` of this generateText / streamText call. */
@@ -25,8 +26,6 @@ interface ToolCallLike {
   readonly toolName: string;
   readonly input: unknown;
 }
-
-type ToolOutputLike = { readonly type: 'tool-result'; readonly output: unknown } | { readonly type: 'tool-error'; readonly error: unknown };
 
 /** The options to spread into generateText / streamText / new ToolLoopAgent for one run. */
 export interface AiSdkGuardSettings {
@@ -74,8 +73,7 @@ export function loopguardForAiSdk(runner: LoopguardRunner, options: AiSdkGuardOp
       return { messages: [...messages, { role: 'user', content: [{ type: 'text', text }] }] };
     },
     onToolExecutionEnd: async ({ toolCall, toolOutput }) => {
-      const outcome = toolOutput.type === 'tool-result' ? { result: toolOutput.output } : { error: toolOutput.error };
-      await runner.afterToolCall({ ...run(), toolName: toolCall.toolName, args: toolCall.input, toolCallId: toolCall.toolCallId }, outcome);
+      await runner.afterToolCall({ ...run(), toolName: toolCall.toolName, args: toolCall.input, toolCallId: toolCall.toolCallId }, outcomeOf(toolOutput));
     },
     onEnd: () => runner.runEnded(run()),
   };

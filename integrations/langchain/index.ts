@@ -10,6 +10,7 @@ import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
 import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
+import { outcomeOf } from './outcome.js';
 
 export interface LangChainGuardOptions {
   /** loopguard's `runId`. Default: a new id for each invocation of the agent. */
@@ -68,7 +69,7 @@ export function loopguardMiddleware(runner: LoopguardRunner, options: LangChainG
         throw error;
       }
       if (!ToolMessage.isInstance(answer)) return answer; // a Command: state changes, no output to compare
-      await runner.afterToolCall(call, answer.status === 'error' ? { error: answer.text } : { result: answer.content });
+      await runner.afterToolCall(call, outcomeOf(answer));
       const notice = verdict.decision === 'warn' && verdict.notify ? verdict.message : null;
       if (notice === null) return answer;
       return new ToolMessage({

@@ -10,6 +10,7 @@
 // Node >= 22.13, and this package (and this adapter) must load without it.
 import { randomUUID } from 'node:crypto';
 import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
+import { outcomeOf } from './outcome.js';
 
 export interface MastraGuardOptions {
   /** loopguard's `runId`, also Mastra's `runId` of the call. Default: a new id. */
@@ -89,7 +90,7 @@ export function loopguardForMastra(runner: LoopguardRunner, options: MastraGuard
       },
       // Mastra calls this after the tool ran, with its output or the error it threw; a skipped call does not get here.
       afterToolCall: async (hook) => {
-        await runner.afterToolCall(callOf(hook), hook.error === undefined ? { result: hook.output } : { error: hook.error });
+        await runner.afterToolCall(callOf(hook), outcomeOf(hook));
       },
     },
     prepareStep: async (step) => {

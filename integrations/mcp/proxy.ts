@@ -1,5 +1,6 @@
 // `loopguard mcp-proxy`: an MCP server on stdio in front of the MCP server it starts. Everything
-// is forwarded both ways as it came; only `tools/call` is asked of loopguard first. One proxy
+// is forwarded both ways as it came; only `tools/call` is asked of loopguard first (and the task
+// requests that follow a task-augmented one are watched for its result). One proxy
 // process serves one MCP session, which is one loopguard run.
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,11 +10,11 @@ import { ErrorCode, McpError, type Notification } from '@modelcontextprotocol/sd
 import { LoopguardRunner, type RunnerOptions, type RunRef } from '../../sdk/runner.js';
 import type { Logger } from '../../topology/logger.js';
 import { forwardNotification, forwardRequest, type Endpoint } from './forward.js';
-import { ToolGuard, type ToolCallParams } from './guard.js';
+import { ToolGuard } from './guard.js';
 import { holdUntilInitialize } from './handshake.js';
 import { sessionKeyOf } from './identity.js';
 import { InFlight } from './inFlight.js';
-import { upstreamGoneMessage, type ToolResult } from './results.js';
+import { upstreamGoneMessage } from './results.js';
 import { UpstreamTransport, type UpstreamCommand } from './upstream.js';
 
 export interface McpProxyOptions {
@@ -110,12 +111,7 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
       throw upstreamGone ? goneError() : e;
     });
   };
-  server.fallbackRequestHandler = (req, extra) =>
-    inFlight.track(
-      req.method === 'tools/call'
-        ? guard.call(req.params as unknown as ToolCallParams, () => toServer(() => forwardRequest(client, req, extra) as Promise<ToolResult>))
-        : toServer(() => forwardRequest(client, req, extra)),
-    ) as never;
+  server.fallbackRequestHandler = (req, extra) => inFlight.track(guard.request(req, () => toServer(() => forwardRequest(client, req, extra)))) as never;
   server.fallbackNotificationHandler = (n: Notification) => forwardNotification(client, n, refused(log, 'server'));
   server.oninitialized = () => clientReady(server);
   server.onclose = () => end({ code: 0 });

@@ -1,5 +1,7 @@
 // What the proxy says to the client, and what it publishes as a call's outcome: pure shaping of
 // MCP results, so every message is specified without a server.
+import { hashValue } from '../../processors/toolLoop/hashing.js';
+import { wholeResult } from '../../sdk/outcomes.js';
 import type { ToolOutcome } from '../../sdk/runner.js';
 import type { UpstreamCommand, UpstreamExit } from './upstream.js';
 
@@ -26,21 +28,61 @@ export function withWarning(result: ToolResult, message: string): ToolResult {
   return { ...result, content: [...(result.content ?? []), { type: 'text', text: message }] };
 }
 
-const textOf = (content: readonly unknown[] | undefined): string =>
-  (content ?? [])
-    .map((c) => (typeof c === 'object' && c !== null && (c as { type?: unknown }).type === 'text' ? String((c as { text?: unknown }).text) : ''))
-    .filter((t) => t !== '')
-    .join('\n');
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isText = (c: unknown): c is Obj => isObject(c) && c.type === 'text';
+
+/** `value` without its `_meta` key. */
+function withoutMeta(value: Obj): Obj {
+  if (!Object.hasOwn(value, '_meta')) return value;
+  const { _meta, ...rest } = value;
+  return rest;
+}
+
+/** A content block without `_meta`, nor the `_meta` of the resource it embeds. */
+function blockOf(block: unknown): unknown {
+  if (!isObject(block)) return block;
+  const b = withoutMeta(block);
+  return b.type === 'resource' && isObject(b.resource) ? { ...b, resource: withoutMeta(b.resource) } : b;
+}
 
 /**
- * The outcome to publish for a call that ran: a result the server marked `isError` is an error
+ * What a result says, for the outcome: every field the server sent (content blocks of every kind —
+ * image and audio data, embedded resources, resource links —, `structuredContent`, fields newer
+ * than this SDK) but `isError`, and `_meta` at the levels MCP defines it (the result, a block, an
+ * embedded resource), which servers use for per-call data that says nothing about progress.
+ */
+function meaningOf(result: ToolResult): Obj {
+  const { _meta, isError: _isError, ...rest } = result;
+  return Array.isArray(rest.content) ? { ...rest, content: rest.content.map(blockOf) } : rest;
+}
+
+/**
+ * The error text of a result the server marked `isError`: its text blocks, and when it carries
+ * anything else, one more line with the hash of the rest, so a change there is a change of
+ * error (a hash, not the data: only the text is searched for the words of §4.4).
+ */
+function errorTextOf(meaning: Obj): string {
+  const content = Array.isArray(meaning.content) ? meaning.content : [];
+  const text = content
+    .filter(isText)
+    .map((c) => String(c.text))
+    .filter((t) => t !== '')
+    .join('\n');
+  const rest = { ...meaning, content: content.filter((c) => !isText(c)) };
+  const more = rest.content.length > 0 || Object.keys(rest).length > 1 ? `[non-text content ${hashValue(rest)}]` : '';
+  return [text, more].filter((t) => t !== '').join('\n') || 'the tool reported an error without text';
+}
+
+/**
+ * The outcome to publish for a call that ran. A result the server marked `isError` is an error
  * whose message is its text (so loopguard judges it transient or not by its rules, §4.4); any
- * other result is its content (and structured content), without `_meta`, which servers use for
- * per-call data that says nothing about progress.
+ * other result is published whole (see `meaningOf`), so any change in it is progress.
  */
 export function outcomeOfResult(result: ToolResult): ToolOutcome {
-  if (result.isError === true) return { error: { message: textOf(result.content) || 'the tool reported an error without text' } };
-  return { result: result.structuredContent === undefined ? { content: result.content ?? [] } : { content: result.content ?? [], structuredContent: result.structuredContent } };
+  const meaning = meaningOf(result);
+  if (result.isError === true) return { error: { message: errorTextOf(meaning) } };
+  return { result: wholeResult(meaning) };
 }
 
 /** The outcome to publish for a call the server answered with a JSON-RPC error. */

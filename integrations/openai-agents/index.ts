@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentInputItem, CallModelInputFilter, Tool, ToolGuardrailFunctionOutput, ToolInputGuardrailDefinition, ToolOutputGuardrailDefinition } from '@openai/agents';
 import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
+import { outcomeOf } from './outcome.js';
 
 export interface OpenAIAgentsGuardOptions {
   /** loopguard's `runId`, also the run's trace id. Default: a new trace id (`trace_<32 hex>`). */
@@ -68,7 +69,7 @@ export function loopguardForOpenAIAgents(runner: LoopguardRunner, options: OpenA
     type: 'tool_output',
     name: 'loopguard',
     run: async ({ toolCall, output }) => {
-      await runner.afterToolCall({ ...run(), toolName: toolCall.name, args: argsOf(toolCall.arguments), toolCallId: toolCall.callId }, { result: output });
+      await runner.afterToolCall({ ...run(), toolName: toolCall.name, args: argsOf(toolCall.arguments), toolCallId: toolCall.callId }, outcomeOf(output));
       return allow;
     },
   };

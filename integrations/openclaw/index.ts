@@ -19,26 +19,14 @@ import { runKeyOf } from '../../processors/toolLoop/events.js';
 import type { RunRef } from '../../sdk/runner.js';
 import { OPENCLAW_PLUGIN_ID } from '../../topology/config.js';
 import { guardFor, type Guard } from './guard.js';
-import type { AfterToolCallEvent, AgentContext, OpenClawPluginApi, ToolResult } from './host.js';
+import type { AgentContext, OpenClawPluginApi, ToolResult } from './host.js';
 import { channelEventOf } from './inbound.js';
+import { outcomeOf } from './outcome.js';
 
 /** Identity of a run from a hook's context: OpenClaw's runId, sessionKey and agentId. */
 function runOf(ctx: AgentContext, runId?: string): RunRef {
   const id = ctx.runId ?? runId;
   return { sessionKey: ctx.sessionKey ?? ctx.sessionId ?? 'openclaw', ...(id ? { runId: id } : {}), ...(ctx.agentId ? { agentId: ctx.agentId } : {}) };
-}
-
-/** OpenClaw reports a call a plugin blocked as a failed call: that is our block, not an outcome. */
-function isOwnBlock(e: AfterToolCallEvent): boolean {
-  const r = e.result as { details?: { status?: unknown; deniedReason?: unknown } } | undefined;
-  return r?.details?.status === 'blocked';
-}
-
-/** OpenClaw reports the result the model read: the warning we appended to it is not the tool's. */
-function withoutText(result: unknown, text: string): unknown {
-  const r = result as ToolResult | undefined;
-  if (!Array.isArray(r?.content)) return result;
-  return { ...r, content: r.content.filter((c) => c.text !== text) };
 }
 
 function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
@@ -57,15 +45,15 @@ function registerToolHooks(api: OpenClawPluginApi, guard: Guard): void {
   });
 
   api.on('after_tool_call', async (event, ctx) => {
-    if (isOwnBlock(event)) return;
     const run = runOf(ctx, event.runId);
     const toolCallId = ctx.toolCallId ?? event.toolCallId ?? randomUUID();
     const key = `${runKeyOf(run)}/${toolCallId}`;
     const warning = guard.appended.get(key);
     guard.appended.delete(key);
-    const result = warning === undefined ? event.result : withoutText(event.result, warning);
+    const outcome = outcomeOf(event, warning);
+    if (outcome === undefined) return;
     const runner = await guard.connected();
-    await runner.afterToolCall({ ...run, toolName: event.toolName, args: event.params, toolCallId }, { result, error: event.error });
+    await runner.afterToolCall({ ...run, toolName: event.toolName, args: event.params, toolCallId }, outcome);
   });
 }
 

@@ -184,6 +184,24 @@ describe('resultHash', () => {
     expect(hashOutcome({ toolName: 't', result: [1, 2] })?.resultHash).toBe(h([1, 2]));
     expect(hashOutcome({ toolName: 't', result: null })?.resultHash).toBe(h(null));
   });
+  it('hashes a plain object with neither `details` nor `content` whole (Revision 4)', () => {
+    const poll = (progress: number) => ({ state: 'rolling', progress });
+    expect(hashOutcome({ toolName: 'deploy_status', result: poll(40) })?.resultHash).toBe(h(poll(40)));
+    expect(hashOutcome({ toolName: 'deploy_status', result: poll(40) })).not.toEqual(hashOutcome({ toolName: 'deploy_status', result: poll(50) }));
+    expect(hashOutcome({ toolName: 't', result: {} })?.resultHash).toBe(h({}));
+    // Nested `details` / `content` keys are the framework's own data: only the result's own keys count.
+    expect(hashOutcome({ toolName: 't', result: { data: { details: 1, content: [] } } })?.resultHash).toBe(h({ data: { details: 1, content: [] } }));
+    expect(hashOutcome({ toolName: 't', result: Object.create({ content: [] }) as object })?.resultHash).toBe(h({}));
+    // Whatever the tool: rules 5–7 read gateway-shaped results only.
+    expect(hashOutcome({ toolName: 'exec', result: { status: 'completed', pid: 7 } })?.resultHash).toBe(h({ status: 'completed', pid: 7 }));
+    expect(hashOutcome({ toolName: 'message', args: { action: 'send' }, result: { messageId: '1' } })?.resultHash).toBe(h({ messageId: '1' }));
+  });
+  it('reads an object with a `details` or `content` key as a gateway result, whatever the key holds', () => {
+    expect(hashOutcome({ toolName: 't', result: { content: 'text', n: 1 } })?.resultHash).toBe(h({ details: {}, text: '' }));
+    expect(hashOutcome({ toolName: 't', result: { details: null, n: 1 } })?.resultHash).toBe(h({ details: {}, text: '' }));
+    const image = { content: [{ type: 'image', data: 'AA==' }] };
+    expect(hashOutcome({ toolName: 't', result: image })?.resultHash).toBe(h({ details: {}, text: '' }));
+  });
   it('ignores our own tool-loop block echoed back, but hashes other denials', () => {
     expect(hashOutcome({ toolName: 't', result: { details: { status: 'blocked', deniedReason: 'tool-loop' } } })).toBeUndefined();
     // Another denial is hashed by rule 8: {details, text}.

@@ -46,7 +46,7 @@ export function actionOf(args: unknown, action?: string): string | undefined {
 export function hashOutcome(o: OutcomeInput): OutcomeHash | undefined {
   if (o.error !== undefined && o.error !== null) return hashError(o.error);
   if (o.result === undefined) return undefined;
-  if (!isPlainObject(o.result)) return { resultHash: hashValue(o.result) };
+  if (!isPlainObject(o.result) || !isGatewayShaped(o.result)) return { resultHash: hashValue(o.result) };
   const hash = hashResultObject(o.toolName, o.args, actionOf(o.args, o.action), o.result);
   return hash === undefined ? undefined : { resultHash: hash };
 }
@@ -85,6 +85,16 @@ function hashError(error: unknown): OutcomeHash {
 }
 
 // ---- rules 3–8: result objects ---------------------------------------------------------------
+
+/**
+ * Rules 3–8 read a result as an agent gateway's `{content, details}`. A plain object with neither
+ * key is a framework's own JSON and is hashed whole (rule 2, Revision 4): read as a gateway's, it
+ * would hash as `{details: {}, text: ""}` whatever it held, and a result that changes at every
+ * call would look the same every time.
+ */
+export function isGatewayShaped(result: Obj): boolean {
+  return Object.hasOwn(result, 'details') || Object.hasOwn(result, 'content');
+}
 
 function contentText(result: Obj): string {
   if (!Array.isArray(result.content)) return '';

@@ -61,6 +61,15 @@ describe('generic repeat', () => {
     expect(ds[10]).toMatchObject({ decision: 'warn', count: 10 });
     expect(ds[39]).toMatchObject({ decision: 'warn', count: 30 });
   });
+  it('never blocks a plain JSON result that changes at every call, and blocks the same JSON at the 21st', () => {
+    const r = runEvents();
+    const poll = (progress: number) => ({ state: 'rolling', progress });
+    const moving = calls(given(enabled).whenAll(r.repeat(40, 'deploy_status', { id: 'd1' }, (i) => poll(i))));
+    expect(moving.filter((d) => d.decision === 'block')).toHaveLength(0);
+    const q = runEvents('run-2');
+    const stuck = calls(given(enabled).whenAll([...q.repeat(20, 'deploy_status', { id: 'd1' }, () => poll(40)), q.call('deploy_status', { id: 'd1' })]));
+    expect(stuck[20]).toMatchObject({ decision: 'block', detector: 'generic_repeat', count: 20 });
+  });
   it('notifies at 10, 20, 30 only while the warning grows', () => {
     const r = runEvents();
     const p = toolLoopProcess(cfg({ enabled: true, criticalThreshold: 50, globalCircuitBreakerThreshold: 60, historySize: 60 }));

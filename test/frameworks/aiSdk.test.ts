@@ -35,6 +35,22 @@ function stuckModel(): MockLanguageModelV4 {
   });
 }
 
+/** An agent whose thresholds are low (warn 3, block 5), for the polls below. */
+const POLLER = { agents: { list: [{ id: 'poller', tools: { loopDetection: { warningThreshold: 3, criticalThreshold: 5 } } }] } };
+
+/** A model that checks the same deployment at every step, as an agent waiting for a rollout does. */
+function pollingModel(): MockLanguageModelV4 {
+  let n = 0;
+  return new MockLanguageModelV4({
+    doGenerate: async () => ({
+      content: [{ type: 'tool-call' as const, toolCallId: `call-${++n}`, toolName: 'deploymentStatus', input: JSON.stringify({ id: 'd1' }) }],
+      finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
+      usage,
+      warnings: [],
+    }),
+  });
+}
+
 type Prompt = MockLanguageModelV4['doGenerateCalls'][number]['prompt'];
 const textOf = (prompt: Prompt): string => JSON.stringify(prompt);
 /** The denial the model received for a call, from the tool results in its input. */
@@ -53,7 +69,7 @@ describe('Vercel AI SDK', () => {
   let runner: LoopguardRunner;
   const aborts: RunAbortNotice[] = [];
   beforeAll(async () => {
-    w = world('ai-sdk', {}, 3, { toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } } });
+    w = world('ai-sdk', POLLER, 3, { toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } } });
     await lgOk(['topics', 'create', '--config', w.configFile]);
     await ready(lg(['run', '--config', w.configFile]));
     runner = await LoopguardRunner.connect({ ...clientOptions(w, 'closed'), onAbort: (a) => aborts.push(a) });
@@ -114,6 +130,26 @@ describe('Vercel AI SDK', () => {
       wouldHave: { detector: 'generic_repeat', count: 20 },
     });
     expect(reports[0]).toMatchObject({ toolCallId: 'call-11', wouldHave: { decision: 'warn', count: 10 }, run: { sessionKey: 'chat-ai-3', agentId: 'canary' } });
+  });
+
+  it('never blocks a tool whose JSON result makes progress, and denies the 6th poll of one that does not', async () => {
+    const { generateText, isStepCount, tool } = await import('ai');
+    const { z } = await import('zod');
+    const { loopguardForAiSdk } = await import('../../integrations/ai-sdk/index.js');
+    const poll = async (progress: (n: number) => number) => {
+      let polls = 0;
+      const tools = { deploymentStatus: tool({ inputSchema: z.object({ id: z.string() }), execute: async () => ({ state: 'rolling', progress: progress(++polls) }) }) };
+      const guard = loopguardForAiSdk(runner, { sessionKey: 'chat-ai-poll', agentId: 'poller' });
+      const model = pollingModel();
+      await generateText({ model, prompt: 'Tell me when d1 is rolled out.', tools, ...guard.settings, stopWhen: [isStepCount(8), guard.stopWhen] });
+      return { polls, prompts: model.doGenerateCalls.map((c) => c.prompt) };
+    };
+    const moving = await poll((n) => 10 * n);
+    expect(moving.polls).toBe(8);
+    expect(moving.prompts.map((p, i) => deniedReason(p, `call-${i}`))).toEqual(Array(8).fill(undefined));
+    const stuck = await poll(() => 40);
+    expect(stuck.polls).toBe(5);
+    expect(deniedReason(stuck.prompts[6]!, 'call-6')).toMatch(/generic_repeat.*deploymentStatus.*5 times/);
   });
 
   it('follows the runner’s failure policy when loopguard does not answer', async () => {

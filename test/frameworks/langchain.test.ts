@@ -42,7 +42,10 @@ describe('LangChain.js', () => {
   let runner: LoopguardRunner;
   const aborts: RunAbortNotice[] = [];
   beforeAll(async () => {
-    const w = world('langchain', {}, 3, { toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } } });
+    // An agent whose thresholds are low (warn 3, block 5), for the polls below.
+    const w = world('langchain', { agents: { list: [{ id: 'poller', tools: { loopDetection: { warningThreshold: 3, criticalThreshold: 5 } } }] } }, 3, {
+      toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } },
+    });
     await lgOk(['topics', 'create', '--config', w.configFile]);
     await ready(lg(['run', '--config', w.configFile]));
     runner = await LoopguardRunner.connect({ ...clientOptions(w), onAbort: (a) => aborts.push(a) });
@@ -88,6 +91,38 @@ describe('LangChain.js', () => {
       wouldHave: { detector: 'generic_repeat', count: 20 },
     });
     expect(reports[0]).toMatchObject({ toolCallId: 'call-11', wouldHave: { decision: 'warn', count: 10 }, run: { sessionKey: 'chat-lc-3', agentId: 'canary' } });
+  });
+
+  it('never blocks a tool whose JSON output or artifact makes progress, and answers the 6th poll of one that does not', async () => {
+    const poll = async (answer: (n: number) => unknown, responseFormat: 'content' | 'content_and_artifact' = 'content') => {
+      let polls = 0;
+      const deploymentStatus = tool(async () => answer(++polls), {
+        name: 'deploymentStatus',
+        description: 'The state of a deployment',
+        schema: z.object({ id: z.string() }),
+        responseFormat,
+      });
+      const model = fakeModel();
+      for (let i = 1; i <= 8; i++) model.respond(new AIMessage({ content: '', tool_calls: [{ id: `call-${i}`, name: 'deploymentStatus', args: { id: 'd1' } }] }));
+      model.respond(new AIMessage('d1 is rolled out.'));
+      const agent = createAgent({ model, tools: [deploymentStatus], middleware: [loopguardMiddleware(runner, { agentId: 'poller' })] });
+      const out = await agent.invoke(
+        { messages: [{ role: 'user', content: 'Tell me when d1 is rolled out.' }] },
+        { configurable: { thread_id: 'chat-lc-poll' }, recursionLimit: 100 },
+      );
+      return { polls, out: out.messages };
+    };
+    // LangChain gives the model an object output as its JSON.
+    const moving = await poll((n) => ({ state: 'rolling', progress: 10 * n }));
+    expect(moving.polls).toBe(8);
+    expect(outputOf(moving.out, 'call-8')).toContain('\\"progress\\":80');
+    // A content_and_artifact tool whose text stays the same and whose artifact moves on.
+    const artifact = await poll((n) => ['deployment d1 is rolling', { progress: 10 * n }], 'content_and_artifact');
+    expect(artifact.polls).toBe(8);
+    expect(outputOf(artifact.out, 'call-8')).toBe(JSON.stringify('deployment d1 is rolling'));
+    const stuck = await poll(() => ({ state: 'rolling', progress: 40 }));
+    expect(stuck.polls).toBe(5);
+    expect(outputOf(stuck.out, 'call-6')).toMatch(/generic_repeat.*deploymentStatus.*5 times/);
   });
 
   it('reports LangChain’s summarisation as a compaction: the same loop after it ends the run', async () => {

@@ -38,7 +38,10 @@ describe('Mastra', () => {
   let w: World;
   beforeAll(async () => {
     installMastra();
-    w = world('mastra', {}, 3, { toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } } });
+    // An agent whose thresholds are low (warn 3, block 5), for the polls below.
+    w = world('mastra', { agents: { list: [{ id: 'poller', tools: { loopDetection: { warningThreshold: 3, criticalThreshold: 5 } } }] } }, 3, {
+      toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } },
+    });
     await lgOk(['topics', 'create', '--config', w.configFile]);
     await ready(lg(['run', '--config', w.configFile]));
   }, 600_000);
@@ -96,6 +99,15 @@ describe('Mastra', () => {
       wouldHave: { detector: 'generic_repeat', count: 20 },
     });
     expect(o.reports![0]).toMatchObject({ toolCallId: 'call-11', wouldHave: { decision: 'warn', count: 10 }, run: { sessionKey: 'chat-mastra-3', agentId: 'canary' } });
+  });
+
+  it('never blocks a tool whose JSON output makes progress, and answers the 6th poll of one that does not', async () => {
+    type Poll = Observed & { polls: number };
+    const { moving, stuck } = await driveMastra<{ moving: Poll; stuck: Poll }>({ scenario: 'poll', client: clientOptions(w, 'closed'), chatId: 'chat-mastra-poll' });
+    expect(moving.polls).toBe(8);
+    expect(moving.steps.flatMap((s) => s.toolResults)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ state: 'rolling', progress: 10 * n })));
+    expect(stuck.polls).toBe(5);
+    expect(resultOf(stuck.prompts[6]!, 'call-6')).toMatch(/generic_repeat.*deploymentStatus.*5 times/);
   });
 
   it('follows the runner’s failure policy when loopguard does not answer', async () => {

@@ -21,15 +21,16 @@ interface AnswerArgs {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const answer = example.answer as (args: AnswerArgs) => Promise<RunResult<any, any>>;
 
-/** A model that asks to read the same file at every turn, as a stuck agent does; it keeps each input it got. */
+/** A model that asks to read the same file (or make another call) at every turn, as a stuck agent does; it keeps each input it got. */
 class StuckModel implements Model {
   readonly inputs: AgentInputItem[][] = [];
+  constructor(private readonly call = { name: 'readFile', args: { path: 'src/config.ts' } as object }) {}
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     this.inputs.push(typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input);
     const n = this.inputs.length;
     return {
       usage: new Usage(),
-      output: [{ type: 'function_call', callId: `call-${n}`, name: 'readFile', arguments: JSON.stringify({ path: 'src/config.ts' }), status: 'completed' }],
+      output: [{ type: 'function_call', callId: `call-${n}`, name: this.call.name, arguments: JSON.stringify(this.call.args), status: 'completed' }],
       responseId: `response-${n}`,
     };
   }
@@ -50,7 +51,10 @@ describe('OpenAI Agents SDK', () => {
   const aborts: RunAbortNotice[] = [];
   beforeAll(async () => {
     process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
-    const w = world('openai-agents', {}, 3, { toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } } });
+    // An agent whose thresholds are low (warn 3, block 5), for the polls below.
+    const w = world('openai-agents', { agents: { list: [{ id: 'poller', tools: { loopDetection: { warningThreshold: 3, criticalThreshold: 5 } } }] } }, 3, {
+      toolPolicy: { escalation: { abortAfterBlocks: 5 }, agents: { canary: { mode: 'shadow' } } },
+    });
     await lgOk(['topics', 'create', '--config', w.configFile]);
     await ready(lg(['run', '--config', w.configFile]));
     runner = await LoopguardRunner.connect({ ...clientOptions(w, 'closed'), onAbort: (a) => aborts.push(a) });
@@ -93,6 +97,35 @@ describe('OpenAI Agents SDK', () => {
       wouldHave: { detector: 'generic_repeat', count: 20 },
     });
     expect(reports[0]).toMatchObject({ toolCallId: 'call-11', wouldHave: { decision: 'warn', count: 10 }, run: { sessionKey: 'chat-oa-3', agentId: 'canary' } });
+  });
+
+  it('never blocks a tool whose JSON output makes progress, and rejects the 6th poll of one that does not', async () => {
+    const { Agent, run, tool } = await import('@openai/agents');
+    const { z } = await import('zod');
+    const { loopguardForOpenAIAgents } = await import('../../integrations/openai-agents/index.js');
+    const poll = async (progress: (n: number) => number) => {
+      let polls = 0;
+      const deploymentStatus = tool({
+        name: 'deploymentStatus',
+        description: 'The state of a deployment',
+        parameters: z.object({ id: z.string() }),
+        execute: async () => ({ state: 'rolling', progress: progress(++polls) }),
+      });
+      const model = new StuckModel({ name: 'deploymentStatus', args: { id: 'd1' } });
+      const guard = loopguardForOpenAIAgents(runner, { sessionKey: 'chat-oa-poll' });
+      const agent = new Agent({ name: 'poller', model, tools: guard.tools([deploymentStatus]) });
+      await expect(run(agent, 'Tell me when d1 is rolled out.', { ...guard.runOptions, maxTurns: 8 })).rejects.toThrow(MaxTurnsExceededError);
+      await guard.ended();
+      return { polls, inputs: model.inputs };
+    };
+    const moving = await poll((n) => 10 * n);
+    expect(moving.polls).toBe(8);
+    expect(moving.inputs.slice(1).map((input, i) => outputOf(input, `call-${i + 1}`))).toEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => expect.stringContaining(`\\"progress\\":${10 * n}`)),
+    );
+    const stuck = await poll(() => 40);
+    expect(stuck.polls).toBe(5);
+    expect(outputOf(stuck.inputs[6]!, 'call-6')).toMatch(/generic_repeat.*deploymentStatus.*5 times/);
   });
 
   it('ends the run when the caller says so, so a run id used again starts afresh', async () => {

@@ -30,10 +30,10 @@ const example = await import(new URL('examples/frameworks/mastra.mjs', ROOT).hre
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
-/** A model that asks to read the same file at every step, as a stuck agent does. */
-function stuckModel() {
+/** A model that asks to read the same file (or make another call) at every step, as a stuck agent does. */
+function stuckModel(toolName = 'readFile', args = { path: 'src/config.ts' }) {
   let n = 0;
-  const call = () => ({ type: 'tool-call', toolCallId: `call-${++n}`, toolName: 'readFile', input: JSON.stringify({ path: 'src/config.ts' }) });
+  const call = () => ({ type: 'tool-call', toolCallId: `call-${++n}`, toolName, input: JSON.stringify(args) });
   const finishReason = { unified: 'tool-calls', raw: 'tool_calls' };
   return new MockLanguageModelV4({
     doGenerate: async () => ({ content: [call()], finishReason, usage, warnings: [] }),
@@ -74,6 +74,27 @@ const scenarios = {
     const guard = loopguardForMastra(runner, { sessionKey: input.chatId });
     const stream = await example.coder({ model }).stream('go', { ...guard.options, maxSteps: 40 });
     return observed(await stream.getFullOutput(), model);
+  },
+  /** A deployment polled at every step by agent `poller`, in two runs: its JSON status moves on, then stays the same. */
+  async poll(input, runner) {
+    const { Agent } = await import('@mastra/core/agent');
+    const { createTool } = await import('@mastra/core/tools');
+    const { z } = await import('zod');
+    const run = async (progress) => {
+      let polls = 0;
+      const deploymentStatus = createTool({
+        id: 'deploymentStatus',
+        description: 'The state of a deployment',
+        inputSchema: z.object({ id: z.string() }),
+        execute: async () => ({ state: 'rolling', progress: progress(++polls) }),
+      });
+      const model = stuckModel('deploymentStatus', { id: 'd1' });
+      const agent = new Agent({ id: 'poller', name: 'Poller', instructions: 'You watch deployments.', model, tools: { deploymentStatus } });
+      const guard = loopguardForMastra(runner, { sessionKey: input.chatId, agentId: 'poller' });
+      const result = await agent.generate('Tell me when d1 is rolled out.', { ...guard.options, maxSteps: 8 });
+      return { ...observed(result, model), polls };
+    };
+    return { moving: await run((n) => 10 * n), stuck: await run(() => 40) };
   },
   /** One step against topics no `loopguard run` reads. */
   async oneStep(input, runner) {
