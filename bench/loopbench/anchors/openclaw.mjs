@@ -4,11 +4,12 @@
 // warning 10, critical 20, global breaker 30, unknown tool 10), argument churn (a warning at
 // 10), blocked calls recorded and counted as no-progress, warnings shown when count / 10 rises;
 // and the bot-pair budget (more than 20 messages a pair in 60 s: suppressed for 60 s). Outcomes
-// are hashed with loopguard's hashing library, which follows the gateway's documented rules.
+// are hashed with loopguard's hashing library, which follows the gateway's documented rules, as
+// the gateway sees them: an MCP tool's result as its content blocks (text and details count), a
+// framework tool's JSON as the text the gateway would wrap it in.
 // Simplified: no per-session history shared across runs, no batch admission, no exec failure
 // identity (loopguard's `openclaw` profile row has those, proven against the package itself).
 import { hashOutcome } from '../../../dist/processors/toolLoop/hashing.js';
-import { published } from '../guards/loopguard.mjs';
 import { ALLOW, identityOf } from './common.mjs';
 
 const HISTORY = 30;
@@ -113,6 +114,15 @@ const push = (history, rec) => {
   if (history.length > HISTORY) history.splice(0, history.length - HISTORY);
 };
 
+/** A call's outcome in the shape the gateway itself gives tool results. */
+function asGatewaySees({ host, outcome }) {
+  if (outcome.error !== undefined) return outcome;
+  const r = outcome.result;
+  if (host === 'mcp') return r.isError ? { error: r.content.map((c) => c.text ?? '').join('\n') } : { result: { content: r.content, details: {} } };
+  if (host === 'framework') return { result: { content: [{ type: 'text', text: JSON.stringify(r) }], details: {} } };
+  return outcome;
+}
+
 export const openclawAnchor = {
   name: 'OpenClaw 2026.9.6 (documented)',
   batchRule: false,
@@ -139,7 +149,7 @@ export const openclawAnchor = {
       },
       outcome(s) {
         const run = runOf(s.runId);
-        const o = published(s);
+        const o = asGatewaySees(s);
         const h = hashOutcome({ toolName: s.toolName, args: s.args, result: o.result, error: o.error });
         const rec = run.history.findLast((r) => r.callIndex === s.index);
         const noProgress = o.error !== undefined || (s.toolName === 'write' && o.result?.details?.changed === false);
