@@ -1,0 +1,24 @@
+// The rows LoopBench compares: loopguard under each of its rule sets, and the anchors — other
+// guards reimplemented from their documented rules (anchors/, each citing its source).
+import { clawmetry } from './anchors/clawmetry.mjs';
+import { doomLoop } from './anchors/doomloop.mjs';
+import { langchainLimit } from './anchors/langchain.mjs';
+import { microloop } from './anchors/microloop.mjs';
+import { openclawAnchor } from './anchors/openclaw.mjs';
+import { loopguardGuard } from './guards/loopguard.mjs';
+
+/** loopguard's rule sets, as the config a user would write for each. */
+export const LOOPGUARD_CONFIGS = {
+  default: { tools: { loopDetection: { enabled: true } } },
+};
+
+export function rows() {
+  return [
+    ...Object.entries(LOOPGUARD_CONFIGS).map(([name, config]) => loopguardGuard(`loopguard ${name}`, config)),
+    openclawAnchor,
+    doomLoop,
+    microloop,
+    langchainLimit,
+    clawmetry,
+  ];
+}
