@@ -10,6 +10,7 @@ import type { BotEvidence, ConversationState, Cooldown, PairState, ReceiverState
 import { emptyIds, idsFrom, mapIds } from '../processors/kernel/idMemory.js';
 import type { SessionState } from '../processors/toolLoop/session.js';
 import { profileRecord, type ProfileRecord } from '../processors/toolLoop/openclaw/records.js';
+import { earlyRecord, type EarlyRecord } from '../processors/toolLoop/early/records.js';
 import {
   ABORT_DETECTORS,
   DETECTORS,
@@ -99,6 +100,19 @@ interface AvroRun {
   spent: { all: AvroTally | null; tools: Array<{ key: string; tally: AvroTally }> } | null;
   /** Null for runs without the openclaw profile, and in values written before it. */
   profile?: { criticalSeen: boolean; turn: AvroBlockedTurn | null; records: AvroFacts[] } | null;
+  /** Null for runs without the early preset's records, and in values written before it. */
+  early?: { records: AvroEarlyFacts[] } | null;
+}
+/** The early preset's facts about one record (§7.4), kept beside the history, not in it. */
+interface AvroEarlyFacts {
+  /** The record's index in the history. */
+  at: number;
+  outcomeTs: number | null;
+  turnId: string | null;
+  poll: boolean;
+  duplicate: boolean;
+  transient: boolean;
+  stale: boolean;
 }
 interface AvroTally {
   count: number;
@@ -225,10 +239,55 @@ function factsToAvro(history: readonly ToolRecord[]): AvroFacts[] {
 const NO_FACTS: AvroFacts = { at: -1, run: null, kind: null, failureIdentityHash: null, noProgress: null, turnId: null };
 
 /** `history` restored: a record with facts as the profile's, the others as plain records (or plain profile records for a run of the profile). */
-function historyFromAvro(history: readonly AvroRecord[], facts: readonly AvroFacts[] | undefined): ToolRecord[] {
+function historyFromAvro(history: readonly AvroRecord[], facts: readonly AvroFacts[] | undefined, early?: readonly AvroEarlyFacts[]): ToolRecord[] {
+  if (early !== undefined && early.length > 0) {
+    const byIndex = new Map(early.map((f) => [f.at, f]));
+    return history.map((h, at) => {
+      const f = byIndex.get(at);
+      return f === undefined ? recordFromAvro(h, undefined) : earlyFromAvro(h, f);
+    });
+  }
   if (facts === undefined) return history.map((h) => recordFromAvro(h, undefined));
   const byIndex = new Map(facts.map((f) => [f.at, f]));
   return history.map((h, at) => recordFromAvro(h, byIndex.get(at) ?? NO_FACTS));
+}
+
+const isEarly = (r: ToolRecord): r is EarlyRecord => (r as Partial<EarlyRecord>).duplicate !== undefined;
+
+/** The early preset's facts of the records that are its own; null when none is (every other run). */
+function earlyToAvro(history: readonly ToolRecord[]): AvroRun['early'] {
+  let records: AvroEarlyFacts[] | null = null;
+  for (let at = 0; at < history.length; at++) {
+    const r = history[at]!;
+    if (!isEarly(r)) continue;
+    (records ??= []).push({
+      at,
+      outcomeTs: r.outcomeTs ?? null,
+      turnId: r.turnId ?? null,
+      poll: r.poll,
+      duplicate: r.duplicate,
+      transient: r.transient,
+      stale: r.stale,
+    });
+  }
+  return records === null ? null : { records };
+}
+
+function earlyFromAvro(h: AvroRecord, f: AvroEarlyFacts): EarlyRecord {
+  return earlyRecord(
+    h.toolName,
+    h.argsHash,
+    orUndefined(h.toolCallId),
+    orUndefined(h.resultHash),
+    orUndefined(h.unknownToolName),
+    h.ts,
+    orUndefined(f.outcomeTs),
+    orUndefined(f.turnId),
+    f.poll,
+    f.duplicate,
+    f.transient,
+    f.stale,
+  );
 }
 
 /** A record, with the profile's facts when its run follows the profile (§2's records keep their one shape). */
@@ -336,6 +395,7 @@ function runToAvro(s: RunState): AvroRun {
     warnings: s.warnings.map(([key, count]) => ({ key, count })),
     eventIds: seenToAvro(s.seen),
     profile: profileToAvro(s.profile, s.history),
+    early: earlyToAvro(s.history),
   };
 }
 
@@ -343,7 +403,7 @@ function runFromAvro(a: AvroRun): RunState {
   return {
     lastTs: a.lastTs,
     agentId: a.agentId,
-    history: historyFromAvro(a.history, a.profile?.records),
+    history: historyFromAvro(a.history, a.profile?.records, a.early?.records),
     guard: a.guard && guardFromAvro(a.guard),
     aborted: a.aborted && abortedFromAvro(a.aborted),
     blocked: a.blocked && { count: a.blocked.count, since: a.blocked.since, toolCallIds: [...a.blocked.toolCallIds] },

@@ -3,12 +3,12 @@ import { botLoopProcess, BOT_LOOP, CHANNEL_EVENT_TYPES, channelMessageKeyOf, par
 import {
   runKeyOf,
   sessionKeyOf,
+  parseOptionsFor,
   toolEventParser,
   toolLoopProcess,
   toolLoopSessionProcess,
   TOOL_EVENT_TYPES,
   TOOL_LOOP,
-  usesProfile,
   type ToolEvent,
 } from '../processors/toolLoop/index.js';
 import { sessionStateCodec } from '../schemas/codecs.js';
@@ -29,7 +29,7 @@ export function toolLoopNode(config: LoopguardConfig): ProcessorNode<ToolEvent> 
     process: bySession ? toolLoopSessionProcess(config.toolLoop) : toolLoopProcess(config.toolLoop),
     inputTopic: config.topics.toolEvents,
     eventTypes: TOOL_EVENT_TYPES,
-    parse: toolEventParser({ openclaw: usesProfile(config.toolLoop, 'openclaw') }),
+    parse: toolEventParser(parseOptionsFor(config.toolLoop)),
     eventIdOf: (e: ToolEvent) => e.eventId,
     messageKeyOf: bySession ? sessionKeyOf : runKeyOf,
     store: { name: store, changelogTopic: changelog(config.topics, store) },

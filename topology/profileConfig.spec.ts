@@ -18,7 +18,9 @@ const refusal = (raw: unknown) => {
 
 describe('tools.loopDetection.profile', () => {
   it('refuses a profile that does not exist, naming the key', () => {
-    expect(refusal({ tools: { loopDetection: { profile: 'openclaw-2025' } } })).toMatch(/^config tools\.loopDetection\.profile: .*must be one of "openclaw", got "openclaw-2025"/);
+    expect(refusal({ tools: { loopDetection: { profile: 'openclaw-2025' } } })).toMatch(
+      /^config tools\.loopDetection\.profile: .*must be one of "openclaw", "early", got "openclaw-2025"/,
+    );
     expect(refusal({ agents: { list: [{ id: 'a', tools: { loopDetection: { profile: 'x' } } }] } })).toMatch(/^config agents\.list\.0\.tools\.loopDetection\.profile:/);
   });
 

@@ -7,9 +7,11 @@ import { microloop } from './anchors/microloop.mjs';
 import { openclawAnchor } from './anchors/openclaw.mjs';
 import { loopguardGuard } from './guards/loopguard.mjs';
 
-/** loopguard's rule sets, as the config a user would write for each. */
+/** loopguard's rule sets: the config a user would write for each, or the example file it runs as it is. */
 export const LOOPGUARD_CONFIGS = {
   default: { tools: { loopDetection: { enabled: true } } },
+  'openclaw profile': { tools: { loopDetection: { enabled: true, profile: 'openclaw' } } },
+  early: new URL('../../examples/config/early.json5', import.meta.url),
 };
 
 export function rows() {

@@ -1,15 +1,16 @@
 // A parse worker: chunks of whole lines in, parsed and hashed events (and the chunk's buffer) out on the results port
-// (counted in `posted`, which wakes a waiting reader). Validation and hashing depend on config
-// only in whether outcomes are hashed for the openclaw profile too: a topology that does the same
+// (counted in `posted`, which wakes a waiting reader). Validation and hashing depend on the
+// tool-loop config only (the profiles it selects, its loopKeys): a topology built with the same
 // parses exactly as the main one.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { buildTopology } from '../../topology/build.js';
 import { configFrom } from '../../topology/config.js';
+import type { ToolLoopConfig } from '../../processors/toolLoop/config.js';
 import { Packer } from './handover.js';
 import { parseChunk, splitParsing } from './parse.js';
 
-const { results, posted, openclaw } = workerData as { results: MessagePort; posted: Int32Array; openclaw: boolean };
-const topology = buildTopology(configFrom(openclaw ? { tools: { loopDetection: { profile: 'openclaw' } } } : {}));
+const { results, posted, toolLoop } = workerData as { results: MessagePort; posted: Int32Array; toolLoop: ToolLoopConfig };
+const topology = buildTopology({ ...configFrom({}), toolLoop });
 splitParsing();
 const packer = new Packer();
 

@@ -6,6 +6,7 @@ import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from '
 import { WORKER_OLD_SPACE_MB } from './limits.js';
 import { Unpacker, type Packed } from './handover.js';
 import type { ParsedLine } from './parse.js';
+import { defaultToolLoopConfig, type ToolLoopConfig } from '../../processors/toolLoop/config.js';
 
 /** How long one blocking wait for a result lasts before events (a worker's failure) are looked at. */
 const WAIT_MS = 50;
@@ -39,8 +40,8 @@ export class ParsePool {
     size: number,
     /** Each worker's old-generation cap. */
     heapMb: number = WORKER_OLD_SPACE_MB,
-    /** Hash outcomes for the openclaw profile too, as the main topology's parser does. */
-    openclaw = false,
+    /** The tool-loop config: the workers parse and hash for it, as the main topology's parser does. */
+    toolLoop: ToolLoopConfig = defaultToolLoopConfig,
   ) {
     const url = new URL('./parseWorker.js', import.meta.url);
     this.ready = new Array<boolean>(size).fill(false);
@@ -50,7 +51,7 @@ export class ParsePool {
       this.results.push(channel.port1);
       this.unpackers.push(new Unpacker());
       const w = new Worker(url, {
-        workerData: { results: channel.port2, posted: this.posted, openclaw },
+        workerData: { results: channel.port2, posted: this.posted, toolLoop },
         transferList: [channel.port2],
         resourceLimits: { maxOldGenerationSizeMb: heapMb },
       });

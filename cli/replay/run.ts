@@ -3,7 +3,7 @@
 // other threads in batches while this one folds, in input order: the output is the same bytes.
 import type { Readable, Writable } from 'node:stream';
 import { buildTopology } from '../../topology/build.js';
-import { usesProfile } from '../../processors/toolLoop/config.js';
+import type { ToolLoopConfig } from '../../processors/toolLoop/config.js';
 import type { LoopguardConfig } from '../../topology/config.js';
 import { ERROR_CODES, LoopguardError } from '../../topology/errors.js';
 import { InMemoryDriver } from '../../topology/testing/driver.js';
@@ -59,7 +59,7 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
     for await (const chunk of lineChunks(input)) {
       seen += chunk.length;
       if (pool === undefined && most > 0 && seen > WORKERS_FROM_BYTES && (typeof opts.workers === 'number' || seen / Math.max(1, fold.lineCount) >= RAW_LINE_BYTES)) {
-        pool = await startPool(most, opts.workerHeapMb, usesProfile(config.toolLoop, 'openclaw'));
+        pool = await startPool(most, opts.workerHeapMb, config.toolLoop);
         splitParsing();
         // Chunks read ahead of the fold: enough 112 KB chunks that each thread has the next one.
         window = new Window(topology, pool, 4 + 4 * most, (e) =>
@@ -87,9 +87,9 @@ export async function replay(config: LoopguardConfig, input: Readable, output: W
   return fold.stats;
 }
 
-async function startPool(size: number, heapMb: number | undefined, openclaw: boolean): Promise<ParsePool> {
+async function startPool(size: number, heapMb: number | undefined, toolLoop: ToolLoopConfig): Promise<ParsePool> {
   const { ParsePool } = await import('./pool.js');
-  return new ParsePool(size, heapMb, openclaw);
+  return new ParsePool(size, heapMb, toolLoop);
 }
 
 /** The fold of parsed lines, in input order, into decision lines (JSON text). */

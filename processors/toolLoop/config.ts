@@ -8,8 +8,12 @@ import { resolveToolPolicy, type ResolvedToolPolicy, type ToolPolicyBlock } from
 
 const positiveInt = z.number().int().positive();
 
-/** Rule sets a run may follow instead of §2's: `openclaw` decides as openclaw@2026.9.6 does. */
-export const PROFILES = ['openclaw'] as const;
+/**
+ * Rule sets a run may follow instead of §2's: `openclaw` decides as openclaw@2026.9.6 does
+ * (docs/behaviour.md §6); `early`, loopguard's own preset, stops a loop at the first call that
+ * repeats what the run already had, and never one that made progress (§7).
+ */
+export const PROFILES = ['openclaw', 'early'] as const;
 export type Profile = (typeof PROFILES)[number];
 
 export const loopDetectionBlockSchema = z
@@ -103,7 +107,8 @@ export const OPENCLAW_PROFILE_SETS = {
   windowSize: 3,
 } as const;
 
-const PROFILE_NUMBERS: Readonly<Record<Profile, typeof LOOP_DETECTION_DEFAULTS>> = { openclaw: OPENCLAW_PROFILE_SETS };
+// The early preset has no thresholds (§7): of these numbers it reads historySize and windowSize.
+const PROFILE_NUMBERS: Readonly<Record<Profile, typeof LOOP_DETECTION_DEFAULTS>> = { openclaw: OPENCLAW_PROFILE_SETS, early: LOOP_DETECTION_DEFAULTS };
 
 export function resolveLoopDetection(global: LoopDetectionBlock, agent: LoopDetectionBlock | undefined): ResolvedLoopDetection {
   const a = agent ?? {};

@@ -4,7 +4,7 @@ import type { ResolvedLoopDetection, RunConfig } from './config.js';
 import { budgetBlock, spendKey } from './budgets.js';
 import { detect } from './detect.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
-import type { ToolEntry } from './policy.js';
+import { isExempt, type ToolEntry } from './policy.js';
 import { addBlock, evidenceOf, initialRunState, shouldNotify, type CompactionGuard, type Evidence, type GuardEntry, type RunState, type Verdict } from './state.js';
 import type { OutcomeHash } from './hashing.js';
 import { DETECTORS, type BlockedTurn } from './state.js';
@@ -30,6 +30,8 @@ export type RunVerdict =
       readonly escalation: Escalation | undefined;
       /** What the openclaw profile folds for the call besides (§6); undefined for §2's runs. */
       readonly openclaw?: OpenclawCallEffect | undefined;
+      /** What the early preset folds for the call (§7); undefined for other runs. */
+      readonly early?: EarlyCallEffect | undefined;
     }
   | { readonly kind: 'abort'; readonly count: number; readonly toolName: string; readonly evidence: Evidence | undefined; readonly shadow: true | undefined };
 
@@ -48,6 +50,16 @@ export interface OpenclawCallEffect {
   readonly critical: boolean;
   /** The notification bucket a warning reached (remembered under its warning key when it notifies). */
   readonly bucket: number | undefined;
+}
+
+/** What a call of a run that follows the early preset folds (§7). */
+export interface EarlyCallEffect {
+  /** The call's identity (§7.2). */
+  readonly identity: string;
+  /** A poll call: waits after it are measured from the call (§7.4). */
+  readonly poll: boolean;
+  /** The record the call leaves: its own, a duplicate of a call of its turn (counted once: it spends nothing), or none. */
+  readonly record: 'call' | 'duplicate' | 'none';
 }
 
 export interface Escalation {
@@ -94,6 +106,7 @@ export const answer = (
   escalation?: Escalation,
   spendKey?: string,
   openclaw?: OpenclawCallEffect,
+  early?: EarlyCallEffect,
 ): RunVerdict => ({
   kind: 'call',
   verdict,
@@ -103,6 +116,7 @@ export const answer = (
   spendKey,
   escalation,
   openclaw,
+  early,
 });
 
 // §2.5's blocks, then the budgets (§5), then §2.5's warn or allow.
@@ -114,7 +128,7 @@ function decideCall(state: RunState, e: ToolCall, cfg: RunConfig): RunVerdict {
   }
   const selected = cfg.policy.selectTool(e.toolName);
   const entry = selected?.[1];
-  if (entry?.exempt === true) return answer(shadow ? SHADOW_ALLOW : ALLOW, undefined, false);
+  if (isExempt(entry, e.exempt)) return answer(shadow ? SHADOW_ALLOW : ALLOW, undefined, false);
   const found =
     cfg.enabled === true ? detect(state.history, { toolName: e.toolName, argsHash: e.argsHash, action: e.action, poll: entry?.poll }, callThresholds(cfg, entry)) : undefined;
   if (found?.decision === 'block') {
@@ -167,7 +181,7 @@ export function escalationOf(state: RunState, e: ToolCall, cfg: RunConfig): Esca
 export function effectiveOutcome(e: ToolOutcome, cfg: RunConfig): OutcomeHash | undefined {
   if (e.outcome === undefined) return undefined;
   if (e.transient === true && cfg.policy.transientErrors) return undefined;
-  return cfg.policy.toolEntry(e.toolName)?.exempt === true ? undefined : e.outcome;
+  return isExempt(cfg.policy.toolEntry(e.toolName), e.exempt) ? undefined : e.outcome;
 }
 
 function decideOutcome(state: RunState, e: ToolOutcome, cfg: RunConfig): RunVerdict {

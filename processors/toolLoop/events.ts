@@ -9,6 +9,10 @@ import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './
 import { openclawOutcome, type OpenclawOutcome } from './openclaw/hashing.js';
 import { sha256, sha256Bytes } from './sha256.js';
 import { transientOutcome } from './transient.js';
+import { usesProfile, type ToolLoopConfig } from './config.js';
+import { callIdentity, keyedArgsHash } from './early/identity.js';
+import { progressHash } from './early/progress.js';
+import { loopKeyResolver, MAX_LOOP_KEY_FIELD_LENGTH, MAX_LOOP_KEY_FIELDS, type LoopKey, type LoopKeyOf } from './policy.js';
 
 /** Hashes are `<toolName>:` + 64 hex digits when loopguard computes them; runners may send their own. */
 const MAX_HASH_LENGTH = 512;
@@ -29,6 +33,12 @@ const call = {
   args: f.optional(f.json("The call's arguments (JSON text on the wire).")),
   argsHash: f.optional(f.token('Hash of the arguments, when the runner hashes them itself.', MAX_HASH_LENGTH)),
   action: f.optional(f.text("The args' action, for hashed calls.", MAX_HASH_LENGTH)),
+  loopKey: f.optional(
+    f.json(
+      'Call identity (docs/behaviour.md §7.1): the argument fields that make two calls of the tool the same (an array of names), or false: the call is exempt. JSON text on the wire; wins over the config.',
+    ),
+  ),
+  identityHash: f.optional(f.token("The early preset's identity of the call (earlyCall), when the runner hashes the arguments itself.", MAX_HASH_LENGTH)),
 };
 
 export const TOOL_CALL = declare('tool_call', call);
@@ -39,6 +49,7 @@ export const TOOL_OUTCOME = declare('tool_outcome', {
   resultHash: f.optional(f.token('Hash of the outcome, when the runner hashes it itself.', MAX_HASH_LENGTH)),
   unknownToolName: f.optional(f.text('With resultHash: the tool the error said is unknown.', MAX_HASH_LENGTH)),
   transient: f.optional(f.boolean('A transient failure (true) or certainly not one (false); absent: judged from the error.')),
+  progressHash: f.optional(f.token('With resultHash: the outcome as the early preset hashes it, its volatile parts masked (earlyOutcome).', MAX_HASH_LENGTH)),
   openclaw: f.optional(
     f.record(
       'OpenclawOutcome',
@@ -82,6 +93,10 @@ export type ToolEvent =
       readonly toolName: string;
       readonly argsHash: string;
       readonly action?: string;
+      /** The event's own loopKey (§7.1): true, it is `false` (the call is exempt); false, it names fields; undefined, none. */
+      readonly exempt?: boolean;
+      /** The call's identity for the early preset (§7.2); set only when the parser hashes for the preset. */
+      readonly identity?: string;
     })
   | (RunIdentity & {
       readonly type: 'tool_outcome';
@@ -92,6 +107,11 @@ export type ToolEvent =
       readonly transient?: boolean;
       /** The outcome as the openclaw profile sees it; set only when the parser hashes for the profile. */
       readonly openclaw?: OpenclawOutcome;
+      /** As on a call: the event's own loopKey said the call is exempt (true) or named fields (false). */
+      readonly exempt?: boolean;
+      /** The call's identity and the outcome's progress hash for the early preset (§7); set only when the parser hashes for the preset. */
+      readonly identity?: string;
+      readonly progressHash?: string;
     })
   | (RunIdentity & { readonly type: 'compaction' | 'run_end' });
 
@@ -139,6 +159,9 @@ const RESULT_HASH = col('resultHash');
 const UNKNOWN_TOOL_NAME = col('unknownToolName');
 const TRANSIENT = col('transient');
 const OPENCLAW = col('openclaw');
+const LOOP_KEY = col('loopKey');
+const IDENTITY_HASH = col('identityHash');
+const PROGRESS_HASH = col('progressHash');
 
 /**
  * The one row events are validated into (parsing is synchronous, so one is enough): a row is
@@ -160,7 +183,16 @@ const KNOWN = { tool_call: { type: 'tool_call' }, tool_outcome: { type: 'tool_ou
 function crossFieldWrong(type: ToolEventType): string | undefined {
   if (!(row[RUN_ID] || row[SESSION_KEY])) return 'runId: sessionKey or runId is required';
   if ((type === 'tool_call' || type === 'tool_outcome') && row[ARGS] === undefined && row[ARGS_HASH] === undefined) return 'args: args or argsHash is required';
+  if (row[LOOP_KEY] !== undefined && !isLoopKey(row[LOOP_KEY])) return LOOP_KEY_WRONG;
   return undefined;
+}
+
+const LOOP_KEY_WRONG = `loopKey: must be false or an array of at most ${MAX_LOOP_KEY_FIELDS} field names, each a string of at most ${MAX_LOOP_KEY_FIELD_LENGTH} characters`;
+
+/** A loopKey as §7.1 allows it: false, or a bounded array of bounded, well-formed names. */
+function isLoopKey(v: unknown): v is LoopKey {
+  if (v === false) return true;
+  return Array.isArray(v) && v.length <= MAX_LOOP_KEY_FIELDS && v.every((k) => typeof k === 'string' && k.length <= MAX_LOOP_KEY_FIELD_LENGTH && k.isWellFormed());
 }
 
 /** Validates a tool event (the wire contract plus §1's cross-field rules). */
@@ -176,16 +208,27 @@ export function validateToolEvent(input: unknown): Parsed<ToolEventInput> {
 export interface ParseOptions {
   /** Hash outcomes for the openclaw profile too (§6): when some run may follow it. */
   readonly openclaw: boolean;
+  /** Work out the early preset's identities and progress hashes too (§7): when some run may follow it. */
+  readonly early?: boolean;
+  /** The config's loopKeys (§7.1), when any entry sets one. */
+  readonly loopKeys?: LoopKeyOf | undefined;
+}
+
+/** What the parser of a config's tool events hashes for. */
+export function parseOptionsFor(config: ToolLoopConfig): ParseOptions {
+  return { openclaw: usesProfile(config, 'openclaw'), early: usesProfile(config, 'early'), loopKeys: loopKeyResolver(config.policy) };
 }
 
 /** Validates and hashes: the one way an input becomes a ToolEvent. */
 export function toolEventParser(options: ParseOptions): (input: unknown) => Parsed<ToolEvent> {
   const { openclaw } = options;
+  const early = options.early === true;
+  const loopKeys = options.loopKeys;
   return (input) => {
     const r = fillRow(input);
     if (r.wrong !== undefined) return invalid(r.wrong);
     try {
-      return { ok: true, value: hashed(r.type, openclaw) };
+      return { ok: true, value: hashed(r.type, openclaw, early, loopKeys) };
     } catch (e) {
       return invalid(`${e instanceof HashInputError ? e.field : 'args'}: ${(e as Error).message}`);
     }
@@ -206,7 +249,7 @@ class HashInputError extends Error {
 
 // The event in the row, hashed. Literals with every field, not spreads: V8 builds
 // spread-with-extra-keys objects an order of magnitude slower, and this runs once per event.
-function hashed(type: ToolEventType, openclaw: boolean): ToolEvent {
+function hashed(type: ToolEventType, openclaw: boolean, early: boolean, loopKeys: LoopKeyOf | undefined): ToolEvent {
   const ts = row[TS] as number;
   const eventId = row[EVENT_ID] as string | undefined;
   const sessionKey = row[SESSION_KEY] as string | undefined;
@@ -217,20 +260,64 @@ function hashed(type: ToolEventType, openclaw: boolean): ToolEvent {
   const toolName = row[TOOL_NAME] as string;
   const args = row[ARGS];
   const action = row[ACTION] as string | undefined;
+  // Call identity (§7.1): the event's own loopKey, else its entry's in the config.
+  const own = row[LOOP_KEY] as LoopKey | undefined;
+  const loopKey = own ?? loopKeys?.(agentId, toolName);
+  const exempt = own === undefined ? undefined : own === false;
+  const sentArgsHash = row[ARGS_HASH] as string | undefined;
   if (type === 'tool_call') {
-    const argsHash = (row[ARGS_HASH] as string | undefined) ?? callArgsHash(toolCallId, toolName, args);
+    const argsHash = sentArgsHash ?? (Array.isArray(loopKey) ? keyedHash(toolName, args, loopKey) : callArgsHash(toolCallId, toolName, args));
     const turnId = row[TURN_ID] as string | undefined;
-    return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, turnId, toolName, argsHash, action: actionOf(args, action) };
+    if (!early) return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, turnId, toolName, argsHash, action: actionOf(args, action), exempt };
+    const identity = identityOf(toolName, args, loopKey, sentArgsHash);
+    return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, turnId, toolName, argsHash, action: actionOf(args, action), exempt, identity };
   }
-  const argsHash = (row[ARGS_HASH] as string | undefined) ?? outcomeArgsHash(toolCallId, toolName, args);
+  const argsHash = sentArgsHash ?? (Array.isArray(loopKey) ? keyedHash(toolName, args, loopKey) : outcomeArgsHash(toolCallId, toolName, args));
   const result = row[RESULT];
   const error = row[ERROR] as ToolOutcomeInput['error'];
   const resultHash = row[RESULT_HASH] as string | undefined;
   const outcome = outcomeOf(toolName, args, action, result, error, resultHash, row[UNKNOWN_TOOL_NAME] as string | undefined);
   const transient = transientOutcome(row[TRANSIENT] as boolean | undefined, result, resultHash, error, outcome?.unknownToolName !== undefined);
-  if (!openclaw) return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient };
-  const profile = profileOutcomeOf(toolName, args, action, result, error, outcome, row[OPENCLAW] as OpenclawOutcome | undefined);
-  return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient, openclaw: profile };
+  const profile = openclaw ? profileOutcomeOf(toolName, args, action, result, error, outcome, row[OPENCLAW] as OpenclawOutcome | undefined) : undefined;
+  if (!early) {
+    if (!openclaw) return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient, exempt };
+    return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient, openclaw: profile, exempt };
+  }
+  const identity = identityOf(toolName, args, loopKey, sentArgsHash);
+  const progress = (row[PROGRESS_HASH] as string | undefined) ?? resultHash ?? progressOf(toolName, args, action, result, error);
+  return { type, ts, eventId, sessionKey, runId, agentId, toolCallId, toolName, argsHash, outcome, transient, openclaw: profile, exempt, identity, progressHash: progress };
+}
+
+/**
+ * The early preset's identity of a call (§7.2): as the runner sent it; else, for arguments the
+ * runner hashed without it, their hash stands in; else worked out here from the raw arguments.
+ */
+function identityOf(toolName: string, args: unknown, loopKey: LoopKey | undefined, hashedArgs: string | undefined): string {
+  const sent = row[IDENTITY_HASH] as string | undefined;
+  if (sent !== undefined) return sent;
+  if (hashedArgs !== undefined) return hashedArgs;
+  try {
+    return callIdentity(toolName, args, loopKey === false ? undefined : loopKey);
+  } catch (e) {
+    throw new HashInputError('args', e as Error);
+  }
+}
+
+function progressOf(toolName: string, args: unknown, action: string | undefined, result: unknown, error: unknown): string | undefined {
+  try {
+    return progressHash({ toolName, args, action, result, error });
+  } catch (e) {
+    throw new HashInputError('result', e as Error);
+  }
+}
+
+/** The args hash restricted to a loopKey's fields (§7.1). */
+function keyedHash(toolName: string, args: unknown, loopKey: readonly string[]): string {
+  try {
+    return keyedArgsHash(toolName, args, loopKey);
+  } catch (e) {
+    throw new HashInputError('args', e as Error);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RunConfig } from './config.js';
 import { effectiveOutcome, guardAfter, guardEntryOf, liveState, type Resolve, type RunVerdict } from './decide.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
 import { addBlock, addSpent, appendRecord, attachOutcome, callRecord, DETECTORS, initialRunState, noteWarning, runState, seenKey, toolRecord, type RunState } from './state.js';
+import { evolveEarly } from './early/evolve.js';
 import { evolveOpenclaw } from './openclaw/evolve.js';
 
 // Each event's next state is built once, as one `runState` with every field worked out first:
@@ -16,6 +17,7 @@ export function evolveRun(state: RunState, event: ToolEvent, verdict: RunVerdict
   const cfg = resolve(agentId ?? undefined);
   const seen = event.eventId === undefined ? live.seen : rememberId(live.seen, seenKey(event.type, event.eventId, scope), verdict.kind === 'call' ? verdict.verdict : null);
   if (cfg.profile === 'openclaw') return evolveOpenclaw(live, event, verdict, cfg, agentId, seen, scope);
+  if (cfg.profile === 'early') return evolveEarly(live, event, verdict, cfg, agentId, seen);
   const s = live;
   switch (event.type) {
     case 'tool_call':

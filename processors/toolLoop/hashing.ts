@@ -109,25 +109,34 @@ const orNull = (v: unknown): unknown => (v === undefined ? null : v);
 const strOr = <T>(v: unknown, d: T): string | T => (typeof v === 'string' ? v : d);
 
 function hashResultObject(toolName: string, args: unknown, action: string | undefined, result: Obj): string | undefined {
+  const value = hashedShape(toolName, args, action, result);
+  return value === NO_HASH ? undefined : hashValue(value);
+}
+
+/** Rules 4–8 say there is nothing to hash. */
+const NO_HASH: unique symbol = Symbol('no hash');
+
+/** The value rules 3–8 hash for a gateway-shaped result, or NO_HASH (rule 4). */
+function hashedShape(toolName: string, args: unknown, action: string | undefined, result: Obj): unknown {
   const details: Obj = isPlainObject(result.details) ? result.details : {};
   const text = contentText(result);
-  if (details.status === 'blocked' && details.deniedReason === 'tool-loop') return undefined;
+  if (details.status === 'blocked' && details.deniedReason === 'tool-loop') return NO_HASH;
   if (toolName === 'exec' && typeof details.status === 'string') {
     const exec = execShape(details.status, details, text);
-    if (exec !== undefined) return hashValue(exec);
+    if (exec !== undefined) return exec;
   }
   if (toolName === 'process' && action === 'poll') {
-    return hashValue({
+    return {
       action,
       status: orNull(details.status),
       exitCode: orNull(details.exitCode),
       exitSignal: orNull(details.exitSignal),
       aggregated: orNull(details.aggregated),
       text,
-    });
+    };
   }
   if (toolName === 'process' && action === 'log') {
-    return hashValue({
+    return {
       action,
       status: orNull(details.status),
       totalLines: orNull(details.totalLines),
@@ -136,12 +145,27 @@ function hashResultObject(toolName: string, args: unknown, action: string | unde
       exitCode: orNull(details.exitCode),
       exitSignal: orNull(details.exitSignal),
       text,
-    });
+    };
   }
   // `details` sits one level under the result, as in `{details, text}` below: the same depth limit.
-  if (isOutboundSend(toolName, args, action)) return hashValue(stripVolatile(details, 1));
+  if (isOutboundSend(toolName, args, action)) return stripVolatile(details, 1);
   const media = nonTextContent(result);
-  return hashValue(media === undefined ? { details, text } : { details, text, media });
+  return media === undefined ? { details, text } : { details, text, media };
+}
+
+/** What §2.2 takes the hash of: an error's text (rule 1), or a value (rules 2–8). */
+export type HashedInput = { readonly error: string; readonly value?: undefined } | { readonly error?: undefined; readonly value: unknown };
+
+/**
+ * The value `hashOutcome` hashes, before hashing: what the early preset masks (§7.3). Undefined
+ * when it hashes nothing (no result, or loopguard's own block echoed back).
+ */
+export function hashedInput(o: OutcomeInput): HashedInput | undefined {
+  if (o.error !== undefined && o.error !== null) return { error: errorText(o.error) };
+  if (o.result === undefined) return undefined;
+  if (!isPlainObject(o.result) || !isGatewayShaped(o.result)) return { value: o.result };
+  const value = hashedShape(o.toolName, o.args, actionOf(o.args, o.action), o.result);
+  return value === NO_HASH ? undefined : { value };
 }
 
 /**

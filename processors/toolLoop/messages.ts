@@ -6,7 +6,7 @@ export function verdictMessage(detector: Detector, decision: 'warn' | 'block', t
   const tag = `[loopguard ${detector}]`;
   switch (detector) {
     case DETECTORS.unknownToolRepeat:
-      return `${tag} Blocked: the tool "${toolName}" does not exist here and has been called ${count} times in a row. Stop calling it; use one of the tools you were given, or tell the user what you need.`;
+      return `${tag} Blocked: the tool "${toolName}" does not exist here and has been called ${count} ${count === 1 ? 'time' : 'times'} in a row. Stop calling it; use one of the tools you were given, or tell the user what you need.`;
     case DETECTORS.globalCircuitBreaker:
       return `${tag} Blocked: "${toolName}" has returned the same result ${count} times in a row with the same arguments. Repeating it will not change anything; change your approach or report back to the user.`;
     case DETECTORS.knownPollNoProgress:
@@ -35,6 +35,10 @@ export function verdictMessage(detector: Detector, decision: 'warn' | 'block', t
       return `${tag} Warning: "${toolName}" has failed the same way ${count} times while you cycled through the same few argument sets. Changing the arguments this way is not making progress; try a different approach.`;
     case DETECTORS.criticalLoopRepeated:
       return `${tag} Run aborted: after a critical loop was blocked, the model repeated one (${count} times in this run, the last with "${toolName}"). The run is ended; start a new run with a different plan.`;
+    case DETECTORS.noProgress:
+      return `${tag} Blocked: "${toolName}" would repeat a call whose result you already have, and the last ${count} calls brought nothing new. Do not call it again now: use that result, change your approach, or wait before checking again.`;
+    case DETECTORS.cycleNoProgress:
+      return `${tag} Blocked: the run is going round a cycle of ${count} calls that return the same results every time, and "${toolName}" would start it again. Break the cycle: use what you already have or try something different.`;
     default: {
       const unreachable: never = detector;
       return unreachable;

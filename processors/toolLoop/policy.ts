@@ -17,10 +17,28 @@ const namedRecord = <T extends z.ZodType>(value: T) =>
     })
     .pipe(z.record(z.string(), value));
 
+/** Most field names a loopKey may list, and their length (as a tool_call's own `loopKey`, docs/behaviour.md §7.1). */
+export const MAX_LOOP_KEY_FIELDS = 64;
+export const MAX_LOOP_KEY_FIELD_LENGTH = 256;
+
+/**
+ * Call identity (§7.1): the top-level argument fields that make two calls of a tool the same
+ * call, or `false`: no two calls are the same, the tool is exempt (as `exempt: true`).
+ */
+export const loopKeySchema = z.union([
+  z
+    .array(z.string().max(MAX_LOOP_KEY_FIELD_LENGTH, { message: `field names must be at most ${MAX_LOOP_KEY_FIELD_LENGTH} characters` }))
+    .max(MAX_LOOP_KEY_FIELDS, { message: `must list at most ${MAX_LOOP_KEY_FIELDS} fields` }),
+  z.literal(false),
+]);
+export type LoopKey = z.infer<typeof loopKeySchema>;
+
 export const toolEntrySchema = z
   .strictObject({
     exempt: z.boolean().optional(),
     poll: z.boolean().optional(),
+    /** Which argument fields make two calls the same (§7.1); false exempts the tool. */
+    loopKey: loopKeySchema.optional(),
     warningThreshold: positiveInt.optional(),
     criticalThreshold: positiveInt.optional(),
     /** Per run, for the calls whose selected entry is this key (§5). */
@@ -57,6 +75,15 @@ export type ToolPolicyAgentBlock = z.infer<typeof toolPolicyAgentSchema>;
 export type ToolPolicyBlock = z.infer<typeof toolPolicySchema>;
 export type PolicyMode = 'enforce' | 'shadow';
 export type Budgets = z.infer<typeof budgetsSchema>;
+
+/**
+ * Whether a call is exempt (§4.3, §7.1): its entry says `exempt: true`, or its identity is `false`,
+ * the event's own `loopKey` winning over its entry's. `byEvent`: what the event's `loopKey` says —
+ * true (it is `false`), false (it names fields), undefined (the event has none).
+ */
+export function isExempt(entry: ToolEntry | undefined, byEvent: boolean | undefined): boolean {
+  return entry?.exempt === true || (byEvent ?? entry?.loopKey === false);
+}
 
 /** The entry §4.3 selects for a call, with its key. */
 export type SelectedTool = readonly [key: string, entry: ToolEntry];
@@ -162,4 +189,28 @@ export function globMatch(pattern: string, name: string): boolean {
   // The name is used up: what is left of the pattern must be stars only.
   for (; p < pattern.length; p++) if (pattern[p] !== '*') return false;
   return true;
+}
+
+/** The loopKey of a call's entry (§7.1): by its tool, under the agent the event names. */
+export type LoopKeyOf = (agentId: string | undefined, toolName: string) => LoopKey | undefined;
+
+/**
+ * The config's loopKeys as the parser reads them, or undefined when no entry sets one (then no
+ * event pays for a lookup). The entry is §4.3's for the tool in the global map merged with the
+ * map of the agent the event itself names: the parser sees one event, not its run.
+ */
+export function loopKeyResolver(policy: ToolPolicyBlock | undefined): LoopKeyOf | undefined {
+  if (policy === undefined) return undefined;
+  const blocks: ToolPolicyAgentBlock[] = [policy, ...Object.values(policy.agents ?? {})];
+  if (!blocks.some((b) => Object.values(b.tools ?? {}).some((e) => e.loopKey !== undefined))) return undefined;
+  const global = toolSelector(mergeTools(policy.tools));
+  const byAgent = new Map<string, (toolName: string) => SelectedTool | undefined>();
+  return (agentId, toolName) => {
+    let select = global;
+    if (agentId !== undefined && policy.agents !== undefined && Object.hasOwn(policy.agents, agentId)) {
+      select = byAgent.get(agentId) ?? global;
+      if (!byAgent.has(agentId)) byAgent.set(agentId, (select = toolSelector(mergeTools(policy.tools, policy.agents[agentId]!.tools))));
+    }
+    return select(toolName)?.[1].loopKey;
+  };
 }

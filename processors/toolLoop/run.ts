@@ -1,8 +1,10 @@
 // A tool event's verdict for a run: redeliveries answered from memory, then the run's rules —
-// §2's, or the openclaw profile's when the run's config selects it (docs/behaviour.md §6).
+// §2's, the openclaw profile's (docs/behaviour.md §6) or the early preset's (§7), as the run's
+// config selects.
 import { lookupId } from '../kernel/idMemory.js';
 import { decideDefault, liveState, type Resolve, type RunVerdict } from './decide.js';
 import type { ToolEvent } from './events.js';
+import { decideEarly } from './early/decide.js';
 import { decideOpenclaw } from './openclaw/decide.js';
 import { seenKey, type RunState } from './state.js';
 
@@ -17,5 +19,6 @@ export function decideRun(state: RunState, event: ToolEvent, resolve: Resolve, t
     if (seen.found) return { kind: 'repeat', verdict: seen.value };
   }
   const cfg = resolve(live.agentId ?? event.agentId);
-  return cfg.profile === 'openclaw' ? decideOpenclaw(live, event, cfg, scope) : decideDefault(live, event, cfg);
+  if (cfg.profile === undefined) return decideDefault(live, event, cfg);
+  return cfg.profile === 'openclaw' ? decideOpenclaw(live, event, cfg, scope) : decideEarly(live, event, cfg);
 }

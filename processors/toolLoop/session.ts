@@ -62,7 +62,8 @@ export function toolLoopSessionProcess(config: ToolLoopConfig = defaultToolLoopC
   };
   /** What decideRun and evolveRun fold: the run, with the session's ids, and the session's history for a run of the profile. */
   const view = (s: SessionState, run: RunState, event: ToolEvent): { readonly state: RunState; readonly shared: boolean } => {
-    const shared = resolve(run.agentId ?? event.agentId).profile !== undefined;
+    // Only the openclaw profile's history is the session's; §2's and the early preset's are the run's own.
+    const shared = resolve(run.agentId ?? event.agentId).profile === 'openclaw';
     return {
       state: runState(run.lastTs, run.agentId, shared ? s.history : run.history, run.guard, run.aborted, run.blocked, run.spent, run.warnings, s.seen, run.profile),
       shared,

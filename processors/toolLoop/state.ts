@@ -20,6 +20,10 @@ export const DETECTORS = {
   argumentChurn: 'argument_churn',
   /** The openclaw profile (§6): a second turn blocked for a critical loop ends the run. */
   criticalLoopRepeated: 'critical_loop_repeated',
+  /** The early preset (§7): nothing since the call's last outcome made progress. */
+  noProgress: 'no_progress',
+  /** The early preset (§7): the calls before this one repeat, with the same outcomes, a cycle the run went round before. */
+  cycleNoProgress: 'cycle_no_progress',
 } as const;
 export type Detector = (typeof DETECTORS)[keyof typeof DETECTORS];
 export const DETECTOR_NAMES = Object.values(DETECTORS);

@@ -1,7 +1,8 @@
 // loopguard as a LoopBench row: the real topology in memory (the driver `loopguard replay` runs),
 // fed each trace's events as the integrations publish them, one call at a time (closed loop: a
 // blocked call does not run, so its outcome is never published).
-import { configFrom } from '../../../dist/topology/config.js';
+import { fileURLToPath } from 'node:url';
+import { configFrom, loadConfig } from '../../../dist/topology/config.js';
 import { buildTopology } from '../../../dist/topology/build.js';
 import { InMemoryDriver } from '../../../dist/topology/testing/driver.js';
 import { outcomeOfError, outcomeOfResult } from '../../../dist/integrations/mcp/results.js';
@@ -15,9 +16,12 @@ export function published(step) {
 
 const errorMessage = (e) => (typeof e === 'string' ? e : (e?.message ?? JSON.stringify(e)));
 
-/** A row: a name, the config file it runs with, and whether its runner applies the batch rule. */
+/**
+ * A row: a name, the config it runs with (as a user writes it, or the URL of a config file,
+ * loaded as `loopguard --config` loads it), and whether its runner applies the batch rule.
+ */
 export function loopguardGuard(name, config, { batchRule = false } = {}) {
-  const topology = buildTopology(configFrom(config));
+  const topology = buildTopology(config instanceof URL ? loadConfig(fileURLToPath(config), {}) : configFrom(config));
   return {
     name,
     batchRule,

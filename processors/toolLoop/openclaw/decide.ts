@@ -10,6 +10,7 @@ import { detectOpenclaw } from './detect.js';
 import type { OpenclawOutcome } from './hashing.js';
 import { profileArgsHash, profileToolName } from './names.js';
 import { runView, type History } from './records.js';
+import { isExempt } from '../policy.js';
 
 const FOLD: RunVerdict = { kind: 'fold' };
 type Acting = Exclude<Verdict, { decision: 'allow' }>;
@@ -73,7 +74,7 @@ function decideCall(state: RunState, e: ToolCall, cfg: RunConfig, scope: string 
   }
   const selected = cfg.policy.selectTool(id.toolName);
   const entry = selected?.[1];
-  if (entry?.exempt === true) return answer(shadow ? SHADOW_ALLOW : ALLOW, undefined, false, false, undefined, undefined, effect(id, 'none'));
+  if (isExempt(entry, e.exempt)) return answer(shadow ? SHADOW_ALLOW : ALLOW, undefined, false, false, undefined, undefined, effect(id, 'none'));
   const thresholds = callThresholds(cfg, entry);
   const view = runView(state.history as History, scope, cfg.historySize, e.turnId);
   const found =
@@ -144,7 +145,7 @@ function repeatedCritical(e: ToolCall, v: Verdict, cfg: RunConfig): Escalation {
 export function profileOutcome(e: ToolOutcome, cfg: RunConfig, toolName: string): OpenclawOutcome | undefined {
   if (e.openclaw === undefined) return undefined;
   if (e.transient === true && cfg.policy.transientErrors) return undefined;
-  return cfg.policy.toolEntry(toolName)?.exempt === true ? undefined : e.openclaw;
+  return isExempt(cfg.policy.toolEntry(toolName), e.exempt) ? undefined : e.openclaw;
 }
 
 export const profileGuardEntry = (e: ToolOutcome, id: { toolName: string; argsHash: string }, resultHash: string): GuardEntry => ({

@@ -3,8 +3,8 @@
 // hashes each one on the way in, exactly as the topology does.
 import type { Process } from '../../kernel/process.js';
 import type { ToolLoopConfig } from '../config.js';
-import { parseToolEvent, toolEventParser, type ToolEvent } from '../events.js';
-import { toolLoopProcess, toolLoopSessionProcess, usesProfile, type ToolLoopProcess, type ToolLoopSessionProcess } from '../index.js';
+import { parseOptionsFor, parseToolEvent, toolEventParser, type ToolEvent } from '../events.js';
+import { toolLoopProcess, toolLoopSessionProcess, type ToolLoopProcess, type ToolLoopSessionProcess } from '../index.js';
 import type { Parsed } from '../../kernel/contract.js';
 
 /** An event as a runner sends it. */
@@ -38,7 +38,7 @@ export function acceptingRaw<P extends ToolLoopProcess | ToolLoopSessionProcess>
 }
 
 /** The parser the topology uses for `config`. */
-const parserFor = (config?: ToolLoopConfig) => toolEventParser({ openclaw: config !== undefined && usesProfile(config, 'openclaw') });
+const parserFor = (config?: ToolLoopConfig) => (config === undefined ? parseToolEvent : toolEventParser(parseOptionsFor(config)));
 
 export const toolLoopSpec = (config?: ToolLoopConfig): RawToolLoopProcess => acceptingRaw(toolLoopProcess(config), parserFor(config));
 
