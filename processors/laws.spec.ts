@@ -58,6 +58,34 @@ const sessionEventArb: fc.Arbitrary<Omit<ToolEvent, 'ts'>> = fc
     }
   }) as unknown as fc.Arbitrary<Omit<ToolEvent, 'ts'>>;
 
+// The early preset (§7): calls alone and in turns, repeated and changing outcomes, volatile parts,
+// transient failures, missing tools, a loopKey on the event, polls; gaps around its 30 s wait.
+const earlyEventArb: fc.Arbitrary<Omit<ToolEvent, 'ts'>> = fc
+  .record({
+    tool: fc.constantFrom('read', 'search', 'process'),
+    args: fc.constantFrom<unknown>({ p: 'a' }, { p: './A ' }, { p: 'b', n: 1 }, { action: 'poll', id: 1 }),
+    turnId: fc.constantFrom(undefined, undefined, 't1', 't2'),
+    kind: fc.constantFrom('call', 'call', 'outcome', 'outcome', 'transient', 'unknown', 'compaction', 'run_end'),
+    result: fc.constantFrom<unknown>('same', 'other', { state: 'ok', checkedAt: 1 }, { state: 'ok', checkedAt: 2 }),
+    id: fc.constantFrom('c1', 'c2', 'c3', undefined),
+    loopKey: fc.constantFrom<unknown>(undefined, undefined, ['p'], false),
+  })
+  .map(({ tool, args, turnId, kind, result, id, loopKey }) => {
+    const base = { sessionKey: 's', runId: 'r1', toolName: tool, args, ...(id === undefined ? {} : { toolCallId: id }), ...(loopKey === undefined ? {} : { loopKey }) };
+    switch (kind) {
+      case 'call':
+        return { type: 'tool_call', ...base, ...(turnId ? { turnId } : {}) };
+      case 'outcome':
+        return { type: 'tool_outcome', ...base, result };
+      case 'transient':
+        return { type: 'tool_outcome', ...base, error: '503 Service Unavailable' };
+      case 'unknown':
+        return { type: 'tool_outcome', ...base, error: `Unknown tool: ${tool}` };
+      default:
+        return { type: kind, sessionKey: 's', runId: 'r1' };
+    }
+  }) as unknown as fc.Arbitrary<Omit<ToolEvent, 'ts'>>;
+
 const stamp = <E>(events: Omit<E, 'ts'>[], gaps: number[]): E[] => {
   let ts = T0;
   return events.map((e, i) => ({ ...e, ts: (ts += gaps[i % gaps.length]!), eventId: `e${i}` }) as E);
@@ -83,6 +111,11 @@ const toolStream = (withRunEnd = true) =>
 const sessionStream = () =>
   fc
     .tuple(fc.array(sessionEventArb, { minLength: 1, maxLength: 120 }), gapsAt(fc.integer({ min: 0, max: 5000 }), [TTL_MS]))
+    .map(([events, gaps]) => stamp<ToolEvent>(events, gaps));
+
+const earlyStream = () =>
+  fc
+    .tuple(fc.array(earlyEventArb, { minLength: 1, maxLength: 120 }), gapsAt(fc.integer({ min: 0, max: 12_000 }), [30_000, TTL_MS]))
     .map(([events, gaps]) => stamp<ToolEvent>(events, gaps));
 
 const botStream = fc
@@ -111,6 +144,12 @@ const sessions = toolLoopSessionSpec({
   agents: {},
   runTtlMs: TTL_MS,
   keyBy: 'session',
+});
+const early = toolLoopProcess({
+  global: { enabled: true, profile: 'early', historySize: 10 },
+  agents: {},
+  runTtlMs: TTL_MS,
+  policy: { escalation: { abortAfterBlocks: 4 }, budgets: { maxCalls: 40 }, tools: { search: { loopKey: ['p'] } } },
 });
 const bot = botLoopProcess({
   defaults: { maxEventsPerWindow: 4, windowSeconds: BOT.windowMs / 1000, cooldownSeconds: BOT.cooldownMs / 1000, maxConversationBotEvents: 6 },
@@ -143,6 +182,7 @@ function deepFreeze<T>(v: T): T {
 const cases = [
   ['tool-loop', tool, toolStream()],
   ['tool-loop keyed by session, openclaw profile', sessions, sessionStream()],
+  ['tool-loop, early preset', early, earlyStream()],
   ['bot-loop', bot, botStream],
 ] as const;
 
@@ -230,6 +270,29 @@ describe('redelivery laws', () => {
           // Every duplicate is inserted after its original, so the first decisions must be on record.
           expect(firstById.has(e.eventId as string)).toBe(true);
           expect(ds).toEqual(firstById.get(e.eventId as string));
+        }
+        expect(seen).toEqual(clean);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('tool-loop, early preset: a redelivered event changes nothing and a redelivered call gets its original decision', () => {
+    fc.assert(
+      fc.property(withDuplicates(earlyStream(), TTL_MS), ({ events, delivered }) => {
+        const clean = run(early, events).decisions;
+        const firstById = new Map<string, unknown>();
+        const seen: unknown[] = [];
+        const states = new Map();
+        for (const { e, dup } of delivered) {
+          const ds = run(early, [e], states).decisions;
+          if (!dup) {
+            seen.push(...ds);
+            if (e.type === 'tool_call') firstById.set(e.eventId as string, ds);
+            continue;
+          }
+          if (e.type !== 'tool_call') expect(ds).toEqual([]);
+          else expect(ds).toEqual(firstById.get(e.eventId as string));
         }
         expect(seen).toEqual(clean);
       }),

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fold } from '../processors/kernel/process.js';
 import type { RunState } from '../processors/toolLoop/state.js';
 import { toolLoopSpec, type RawToolEvent } from '../processors/toolLoop/testing/events.js';
-import { toolEventCodec, toolLoopStateCodec, type StoreEntry, type ValueCodec } from '../schemas/codecs.js';
+import { sessionStateCodec, toolEventCodec, toolLoopStateCodec, type StoreEntry, type ValueCodec } from '../schemas/codecs.js';
 import { COMPATIBILITY } from '../schemas/registry.js';
 import { collectDecisions, lg, lgOk, replayOf, session, waitFor, world, writeEvents, type Run } from './helpers/harness.js';
 
@@ -149,10 +149,13 @@ describe('budgets on the real broker', () => {
       return { ...codec, schema, type: avro.Type.forSchema(schema) } as ValueCodec<T>;
     };
     const changelog = `${w.config.topics.changelogPrefix}tool-loop-runs-changelog`;
-    for (const v of ['v1', 'v2', 'v3']) await catalog.register(changelog, shipped(toolLoopStateCodec, `tool-loop-state.${v}`), COMPATIBILITY.BACKWARD);
+    for (const v of ['v1', 'v2', 'v3', 'v4']) await catalog.register(changelog, shipped(toolLoopStateCodec, `tool-loop-state.${v}`), COMPATIBILITY.BACKWARD);
     await expect(catalog.register(changelog, toolLoopStateCodec, COMPATIBILITY.BACKWARD)).resolves.toBeGreaterThan(0);
+    const sessions = `${w.config.topics.changelogPrefix}tool-loop-sessions-changelog`;
+    await catalog.register(sessions, shipped(sessionStateCodec, 'tool-loop-session-state.v1'), COMPATIBILITY.BACKWARD);
+    await expect(catalog.register(sessions, sessionStateCodec, COMPATIBILITY.BACKWARD)).resolves.toBeGreaterThan(0);
     const events = w.config.topics.toolEvents;
-    for (const v of ['v1', 'v2', 'v3']) await catalog.register(events, shipped(toolEventCodec, `tool-event.${v}`), COMPATIBILITY.FULL_TRANSITIVE);
+    for (const v of ['v1', 'v2', 'v3', 'v4']) await catalog.register(events, shipped(toolEventCodec, `tool-event.${v}`), COMPATIBILITY.FULL_TRANSITIVE);
     await catalog.register(events, toolEventCodec, COMPATIBILITY.FULL_TRANSITIVE);
     // A number error crosses the registry and comes back a number.
     const outcome = { type: 'tool_outcome', ts: 1, runId: 'r', toolName: 'f', args: {}, error: 503 };

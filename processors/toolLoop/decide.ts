@@ -6,7 +6,7 @@ import { detect } from './detect.js';
 import type { ToolCall, ToolEvent, ToolOutcome } from './events.js';
 import { isExempt, type ToolEntry } from './policy.js';
 import { addBlock, evidenceOf, initialRunState, shouldNotify, type CompactionGuard, type Evidence, type GuardEntry, type RunState, type Verdict } from './state.js';
-import type { OutcomeHash } from './hashing.js';
+import type { OutcomeHash } from './hashRules.js';
 import { DETECTORS, type BlockedTurn } from './state.js';
 
 export type Resolve = (agentId: string | undefined) => RunConfig;

@@ -5,7 +5,7 @@
 import { declare, f, invalid, isRecord, rowValidator, type Parsed, type Shape } from '../kernel/contract.js';
 import { ArgsHashMemo } from './argsMemo.js';
 import { canonicalJson, canonicalUtf8 } from './canonical.js';
-import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './hashing.js';
+import { actionOf, hashArgs, hashOutcome, hashValue, type OutcomeHash } from './hashRules.js';
 import { openclawOutcome, type OpenclawOutcome } from './openclaw/hashing.js';
 import { sha256, sha256Bytes } from './sha256.js';
 import { transientOutcome } from './transient.js';

@@ -2,7 +2,7 @@
 // event is parsed, from the raw outcome; whether it matters is the run's policy
 // (`transientErrors`), applied in the fold.
 import type { ErrorObject, ErrorValue } from '../kernel/contract.js';
-import { errorText } from './hashing.js';
+import { errorText } from './hashRules.js';
 
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
 

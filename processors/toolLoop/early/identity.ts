@@ -5,7 +5,7 @@
 // differ only in case, spacing, a trailing `?` or the spelling of a path are one call.
 import { isRecord as isPlainObject } from '../../kernel/contract.js';
 import { MAX_DEPTH } from '../canonical.js';
-import { hashValue } from '../hashing.js';
+import { hashValue } from '../hashRules.js';
 import type { LoopKey } from '../policy.js';
 
 /**

@@ -5,7 +5,7 @@
 // outcome. Computed when an event is parsed, only when the config selects the preset; runners
 // that hash send it as the outcome's `progressHash` (`earlyOutcome` is public, as hashOutcome is).
 import { MAX_DEPTH } from '../canonical.js';
-import { hashedInput, hashValue, type OutcomeInput } from '../hashing.js';
+import { hashedInput, hashValue, type OutcomeInput } from '../hashRules.js';
 import { zeroNonces } from '../openclaw/nonces.js';
 
 /** The outcome's progress hash, or undefined when §2.2 hashes nothing for it. */
