@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { toolEventCodec } from '../schemas/codecs.js';
 import { avroBody } from '../schemas/registry.js';
 import { runKeyOf, sessionKeyOf } from '../processors/toolLoop/events.js';
-import { actionOf, hashArgs, hashOutcome, openclawOutcome } from '../processors/toolLoop/hashing.js';
+import { actionOf, earlyIdentity, earlyProgressHash, hashOutcome, keyedArgsHash, openclawOutcome } from '../processors/toolLoop/hashing.js';
+import type { LoopKey } from '../processors/toolLoop/policy.js';
 import { Connection, type ClientOptions, type Decision, type NoAnswer } from './connection.js';
 import { hashedTransientFlag } from './outcomes.js';
 import { abortedVerdict, abortNoticeOf, toolFailureVerdict, toolVerdictOf, type RunAbortNotice, type ToolVerdict, type ToolWouldHave } from './verdicts.js';
@@ -28,6 +29,12 @@ export interface ToolCallInput extends RunRef {
   readonly toolCallId?: string;
   /** The model turn that asked for this call: calls one turn asked for together share it. */
   readonly turnId?: string;
+  /**
+   * Call identity (docs/behaviour.md §7.1): the argument fields that make two calls of this tool
+   * the same call, or false (the call is exempt). Wins over the runner's `loopKeys` and the
+   * processor's config. Pass the same on `afterToolCall`.
+   */
+  readonly loopKey?: LoopKey;
 }
 
 export interface RunnerOptions extends ClientOptions {
@@ -46,8 +53,18 @@ export interface RunnerOptions extends ClientOptions {
    * (default) or per session. Events keyed otherwise reach a partition that holds no state for them.
    */
   readonly keyBy?: 'run' | 'session';
-  /** The runs follow the openclaw profile (docs/behaviour.md §6): hashed outcomes carry its facts too. */
-  readonly profile?: 'openclaw';
+  /**
+   * The rule set the runs follow, when it needs facts only the runner can work out from the raw
+   * values it hashes: `openclaw` (docs/behaviour.md §6), hashed outcomes carry the profile's view
+   * of them; `early` (§7), calls carry their identity and outcomes their progress hash.
+   */
+  readonly profile?: 'openclaw' | 'early';
+  /**
+   * Call identity by tool name (§7.1): the argument fields that make two calls the same, or false.
+   * A runner that hashes arguments must know them itself: the processor's `loopKey` config cannot
+   * apply to arguments it never sees. A call's own `loopKey` wins.
+   */
+  readonly loopKeys?: Readonly<Record<string, LoopKey>>;
 }
 
 /** What a shadow run's call would have got in enforce mode: what the framework adapters report. */
@@ -68,10 +85,19 @@ export interface ToolOutcome {
   readonly transient?: boolean;
 }
 
+/** A call's arguments as its events carry them. */
+interface HashedArgs {
+  readonly args?: unknown;
+  readonly argsHash?: string;
+  readonly action?: string | null;
+  readonly loopKey?: LoopKey;
+  readonly identityHash?: string;
+}
+
 export class LoopguardRunner {
   private readonly aborted = new Map<string, RunAbortNotice>();
-  /** argsHash of calls awaiting their outcome, so arguments are hashed once per call. */
-  private readonly pendingArgs = new Map<string, string>();
+  /** The hashed arguments of calls awaiting their outcome, so arguments are hashed once per call. */
+  private readonly pendingArgs = new Map<string, HashedArgs>();
 
   private constructor(
     private readonly conn: Connection,
@@ -116,8 +142,8 @@ export class LoopguardRunner {
   async beforeToolCall(call: ToolCallInput): Promise<ToolVerdict> {
     const toolCallId = call.toolCallId ?? randomUUID();
     const key = runKeyOf(call);
-    const args = this.argsFields(call.toolName, call.args);
-    if (args.argsHash !== undefined) this.rememberArgs(`${key}/${toolCallId}`, args.argsHash);
+    const args = this.argsFields(call);
+    if (args.argsHash !== undefined) this.rememberArgs(`${key}/${toolCallId}`, args);
     const event = { type: 'tool_call', ts: Date.now(), eventId: randomUUID(), ...this.identity(call), toolCallId, turnId: call.turnId ?? null, toolName: call.toolName, ...args };
     const aborted = this.aborted.get(key);
     if (aborted !== undefined) {
@@ -136,7 +162,7 @@ export class LoopguardRunner {
     const key = runKeyOf(call);
     const known = this.pendingArgs.get(`${key}/${call.toolCallId}`);
     this.pendingArgs.delete(`${key}/${call.toolCallId}`);
-    const args = known !== undefined ? { argsHash: known, action: actionOf(call.args) ?? null } : this.argsFields(call.toolName, call.args);
+    const args = known ?? this.argsFields(call);
     const base = { type: 'tool_outcome', ts: Date.now(), eventId: randomUUID(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...args };
     if (this.opts.sendRaw) return this.send(call, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
     const input = { toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error };
@@ -145,7 +171,8 @@ export class LoopguardRunner {
     // A host's own tool-loop block has no hash; the profile counts it as a veto (§6.3).
     if (hashed === undefined && profile?.veto === true) return this.send(call, { ...base, openclaw: profile });
     if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
-    this.send(call, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined), ...(profile ? { openclaw: profile } : {}) });
+    const progress = this.opts.profile === 'early' ? { progressHash: earlyProgressHash(input) ?? null } : {};
+    this.send(call, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined), ...(profile ? { openclaw: profile } : {}), ...progress });
   }
 
   /** Returns at once, as `afterToolCall` does. */
@@ -168,14 +195,25 @@ export class LoopguardRunner {
     return { sessionKey: r.sessionKey, runId: r.runId ?? null, agentId: r.agentId ?? null };
   }
 
-  private argsFields(toolName: string, args: unknown): { args?: unknown; argsHash?: string; action?: string | null } {
-    return this.opts.sendRaw ? { args } : { argsHash: hashArgs(toolName, args), action: actionOf(args) ?? null };
+  /** The call's own loopKey, else the runner's for its tool (§7.1). */
+  private loopKeyOf(call: ToolCallInput): LoopKey | undefined {
+    const byTool = this.opts.loopKeys;
+    return call.loopKey ?? (byTool !== undefined && Object.hasOwn(byTool, call.toolName) ? byTool[call.toolName] : undefined);
   }
 
-  private rememberArgs(id: string, argsHash: string): void {
+  /** The arguments as sent: raw, or hashed (restricted to the call's loopKey), with the loopKey itself and, for the early preset, the identity. */
+  private argsFields(call: ToolCallInput): HashedArgs {
+    const loopKey = this.loopKeyOf(call);
+    const own = loopKey === undefined ? {} : { loopKey };
+    if (this.opts.sendRaw) return { args: call.args, ...own };
+    const identity = this.opts.profile === 'early' ? { identityHash: earlyIdentity(call.toolName, call.args, loopKey) } : {};
+    return { argsHash: keyedArgsHash(call.toolName, call.args, loopKey), action: actionOf(call.args) ?? null, ...own, ...identity };
+  }
+
+  private rememberArgs(id: string, args: HashedArgs): void {
     // Bounded: calls whose outcome never comes must not grow the map forever.
     if (this.pendingArgs.size >= 10_000) this.pendingArgs.delete(this.pendingArgs.keys().next().value!);
-    this.pendingArgs.set(id, argsHash);
+    this.pendingArgs.set(id, args);
   }
 
   /** The Kafka key (and partition key) of the run's events. */

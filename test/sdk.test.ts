@@ -177,6 +177,50 @@ describe('runner SDK', () => {
     expect(outcomes.get('sdk-overruled')).toEqual([false]);
   });
 
+  it('hashes locally for the early preset: the 3rd identical call is blocked, a loopKey makes calls that differ elsewhere one call', async () => {
+    const w = world('sdk-early', { tools: { loopDetection: { enabled: true, profile: 'early' } } });
+    await started(w);
+    const runner = await LoopguardRunner.connect({ ...clientOptions(w, 'closed'), profile: 'early', loopKeys: { search: ['query'] } });
+    try {
+      // Results that differ only in when they were made are the same outcome (§7.3).
+      let i = 0;
+      const stamped = () => ({ result: { text: 'export const retries = 3;', readAt: `2026-06-01T10:00:0${i++}Z` } });
+      const reads: ToolVerdict[] = [];
+      for (let n = 0; n < 3; n++) {
+        const call = { sessionKey: 's1', runId: 'sdk-early-read', toolName: 'read', args: { path: n === 1 ? './src/a.ts' : 'src/a.ts' } };
+        const v = await runner.beforeToolCall(call);
+        reads.push(v);
+        if (v.decision !== 'block') await runner.afterToolCall({ ...call, toolCallId: v.toolCallId }, stamped());
+      }
+      expect(reads.map((v) => [v.decision, v.detector, v.count])).toEqual([
+        ['allow', null, null],
+        ['allow', null, null],
+        ['block', 'no_progress', 2],
+      ]);
+      const searches: string[] = [];
+      for (let n = 0; n < 3; n++) {
+        const call = { sessionKey: 's2', runId: 'sdk-early-search', toolName: 'search', args: { query: 'loopguard', requestId: n } };
+        const v = await runner.beforeToolCall(call);
+        searches.push(v.decision);
+        if (v.decision !== 'block') await runner.afterToolCall({ ...call, toolCallId: v.toolCallId }, { result: 'no results' });
+      }
+      expect(searches).toEqual(['allow', 'allow', 'block']);
+    } finally {
+      await runner.close();
+    }
+    // What went on the wire: hashes only, with the preset's facts and the loopKey.
+    const { kafka, catalog } = session(w);
+    const seen: Array<Record<string, unknown>> = [];
+    await kafka.readToEnd(w.config.topics.toolEvents, [0, 1, 2], async (r) => {
+      seen.push((await catalog.decode(r.value, toolEventCodec)) as Record<string, unknown>);
+    });
+    const outcomes = seen.filter((e) => e.type === 'tool_outcome');
+    expect(outcomes).toHaveLength(4);
+    for (const e of seen) expect([e.args, typeof e.argsHash, typeof e.identityHash]).toEqual([undefined, 'string', 'string']);
+    for (const e of outcomes) expect([e.result, typeof e.progressHash]).toEqual([undefined, 'string']);
+    expect(seen.filter((e) => e.toolName === 'search').every((e) => JSON.stringify(e.loopKey) === '["query"]')).toBe(true);
+  });
+
   it.each([
     ['open', 'allow', 'fail-open'],
     ['closed', 'block', 'fail-closed'],
