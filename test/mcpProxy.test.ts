@@ -167,6 +167,22 @@ describe('loopguard mcp-proxy', () => {
     expect(ran!.runId).not.toBe(ended!.runId);
   });
 
+  it('sends each call with the loopKey its tool definition gives: openrouter/loopKey, loopguard/loopKey over it', async () => {
+    const w = world('mcp-keys', { tools: { loopDetection: { enabled: true, profile: 'early' } } });
+    await started(w);
+    const count = counter();
+    const { client } = await throughProxy(w, count.file, ['--failure', 'closed', '--timeout-ms', '15000']);
+    await client.listTools();
+    const fetched: CallToolResult[] = [];
+    // Only the url makes a fetch_page call what it is: the 3rd, with the same result, is blocked (the early preset, §7).
+    for (let nonce = 0; nonce < 3; nonce++) fetched.push((await client.callTool({ name: 'fetch_page', arguments: { url: 'https://a.example', nonce } })) as CallToolResult);
+    expect(fetched.map((r) => r.isError === true)).toEqual([false, false, true]);
+    expect(fetched[2]!.content).toEqual([{ type: 'text', text: expect.stringContaining('no_progress') }]);
+    // loopguard/loopKey: false exempts `now`, though OpenRouter's key would make every call the same.
+    for (let i = 0; i < 4; i++) expect(((await client.callTool({ name: 'now', arguments: { zone: 'UTC' } })) as CallToolResult).isError).toBeUndefined();
+    expect([count.calls('fetch_page'), count.calls('now')]).toEqual([2, 4]);
+  });
+
   it('passes other tools, resources, prompts, logging and the server’s own requests through unchanged', async () => {
     const w = world('mcp-pass', policy);
     await started(w);
@@ -180,7 +196,7 @@ describe('loopguard mcp-proxy', () => {
       expect(viaProxy).toEqual(straight);
       return viaProxy;
     };
-    expect((await both((c) => c.listTools())).tools.map((t) => t.name)).toEqual(['read', 'echo', 'roots', 'work', 'crash']);
+    expect((await both((c) => c.listTools())).tools.map((t) => t.name)).toEqual(['read', 'echo', 'roots', 'work', 'crash', 'fetch_page', 'now']);
     await both((c) => c.callTool({ name: 'echo', arguments: { text: 'héllo' } }));
     await both((c) => c.listResources());
     await both((c) => c.listResourceTemplates());

@@ -64,7 +64,7 @@ export function registerMcpProxy(program: Command, ctx: Context): void {
     .addHelpText('after', EXAMPLES)
     .action(async (server: string[], opts: Opts) => {
       const { runMcpProxy } = await import('../../integrations/mcp/proxy.js');
-      const { runnerOptionsOf, upstreamOf } = await import('../../integrations/mcp/options.js');
+      const { configLoopKeys, runnerOptionsOf, upstreamOf } = await import('../../integrations/mcp/options.js');
       const upstream = upstreamOf(server);
       const config = ctx.config(opts);
       const log = ctx.logger(config, 'mcp-proxy');
@@ -75,6 +75,7 @@ export function registerMcpProxy(program: Command, ctx: Context): void {
         signal: stop.signal,
         upstream,
         loopguard: runnerOptionsOf(config, opts),
+        loopKeyOf: configLoopKeys(config, opts.agent),
         log,
         ...(opts.session !== undefined ? { sessionKey: opts.session } : {}),
         ...(opts.agent !== undefined ? { agentId: opts.agent } : {}),

@@ -1,13 +1,16 @@
 // loopguard's say on one MCP session's tool calls: asked before each call, told each outcome.
 // Every rule (thresholds, shadow mode, a run ended by loopguard, the failure policy) is the
 // SDK's; this only turns its verdict into what an MCP client reads, in the shape it asked for
-// (a result, or a task for a task-augmented call, whose outcome is its final result).
+// (a result, or a task for a task-augmented call, whose outcome is its final result), and sends
+// each call with the loopKey its server's tool definition gives (loopKeys.ts).
 import type { Result } from '@modelcontextprotocol/sdk/types.js';
 import type { LoopguardRunner, ToolOutcome, ToolVerdict } from '../../sdk/runner.js';
+import type { LoopKey } from '../../processors/toolLoop/policy.js';
 import type { Logger } from '../../topology/logger.js';
 import { blockedResult, outcomeOfError, outcomeOfResult, withWarning, type ToolResult } from './results.js';
 import type { SessionRuns } from './runs.js';
 import { taskOf, TaskBook } from './tasks.js';
+import { ToolLoopKeys } from './loopKeys.js';
 
 export interface ToolCallParams {
   readonly name: string;
@@ -23,20 +26,32 @@ const TASK_REQUESTS = new Set(['tasks/get', 'tasks/result', 'tasks/cancel']);
 
 export class ToolGuard {
   private readonly tasks = new TaskBook<Call>();
+  /** The call identity the server's tool definitions give (§7.1), from the `tools/list` answers passing through. */
+  readonly loopKeys = new ToolLoopKeys();
 
   constructor(
     private readonly runner: LoopguardRunner,
     readonly runs: SessionRuns,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
+    /** The config's loopKey of a tool, when it has one: the server's own, from `tools/list`, wins. */
+    private readonly configured?: (toolName: string) => LoopKey | undefined,
   ) {}
 
   /** The proxy's answer to a client's request: tool calls and task requests pass here, the rest is forwarded as it came. */
   request(req: { readonly method: string; readonly params?: Record<string, unknown> }, forward: Forward): Promise<Result> {
     if (req.method === 'tools/call') return this.call(req.params as unknown as ToolCallParams, forward as () => Promise<ToolResult>);
+    if (req.method === 'tools/list') return this.listed(req.params, forward);
     const taskId = req.params?.taskId;
     if (TASK_REQUESTS.has(req.method) && typeof taskId === 'string') return this.taskRequest(req.method, taskId, forward);
     return forward();
+  }
+
+  /** Forwards a `tools/list` as it came and learns the loopKeys of the tools its answer lists. */
+  private async listed(params: Record<string, unknown> | undefined, forward: Forward): Promise<Result> {
+    const answer = await forward();
+    this.loopKeys.learn(params, answer);
+    return answer;
   }
 
   /**
@@ -44,7 +59,8 @@ export class ToolGuard {
    * the model. Waits for loopguard at most its `timeoutMs`; the outcome is sent in the background.
    */
   async call(params: ToolCallParams, call: () => Promise<ToolResult>): Promise<ToolResult> {
-    const input = { ...this.runs.callAt(this.now()), toolName: params.name, args: params.arguments ?? {} };
+    const loopKey = this.loopKeys.of(params.name) ?? this.configured?.(params.name);
+    const input = { ...this.runs.callAt(this.now()), toolName: params.name, args: params.arguments ?? {}, ...(loopKey === undefined ? {} : { loopKey }) };
     const verdict = await this.runner.beforeToolCall(input);
     this.report(params.name, verdict);
     if (verdict.decision === 'block') {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configFrom } from '../../topology/config.js';
 import { sessionKeyOf } from './identity.js';
-import { runnerOptionsOf, upstreamOf } from './options.js';
+import { configLoopKeys, runnerOptionsOf, upstreamOf } from './options.js';
 
 describe('mcp-proxy options', () => {
   it('connects as every command does: brokers, registry, TLS/SASL and the Kafka client from config and env, topics', () => {
@@ -22,6 +22,19 @@ describe('mcp-proxy options', () => {
     });
     expect(opts.topics).toEqual(config.topics);
     expect(opts.topics?.toolEvents).toBe('team.tool-events');
+  });
+  it('hashes for the rule set the session’s agent follows, and restricts arguments to the config’s loopKeys for that agent', () => {
+    const config = configFrom({
+      tools: { loopDetection: { profile: 'early' } },
+      agents: { list: [{ id: 'legacy', tools: { loopDetection: { profile: 'openclaw' } } }] },
+      loopguard: { toolPolicy: { tools: { 'web_*': { loopKey: ['query'] } }, agents: { legacy: { tools: { web_search: { loopKey: false } } } } } },
+    });
+    expect(runnerOptionsOf(config, { failure: 'open', timeoutMs: 2000, sendRaw: false }).profile).toBe('early');
+    expect(runnerOptionsOf(config, { failure: 'open', timeoutMs: 2000, sendRaw: false, agent: 'legacy' }).profile).toBe('openclaw');
+    expect(runnerOptionsOf(configFrom({}), { failure: 'open', timeoutMs: 2000, sendRaw: false })).not.toHaveProperty('profile');
+    expect(configLoopKeys(config, undefined)?.('web_search')).toEqual(['query']);
+    expect(configLoopKeys(config, 'legacy')?.('web_search')).toBe(false);
+    expect(configLoopKeys(configFrom({}), undefined)).toBeUndefined();
   });
   it('leaves SASL out when none is configured', () => {
     expect(runnerOptionsOf(configFrom({}), { failure: 'open', timeoutMs: 2000, sendRaw: true })).not.toHaveProperty('sasl');

@@ -7,6 +7,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ErrorCode, type Notification } from '@modelcontextprotocol/sdk/types.js';
 import { LoopguardRunner, type RunnerOptions, type RunRef } from '../../sdk/runner.js';
+import type { LoopKey } from '../../processors/toolLoop/policy.js';
 import type { Logger } from '../../topology/logger.js';
 import { forwardNotification, forwardRequest, JsonRpcError, type Endpoint } from './forward.js';
 import { ToolGuard } from './guard.js';
@@ -25,6 +26,8 @@ export interface McpProxyOptions {
   readonly sessionKey?: string;
   /** The agent whose policy applies (`toolPolicy.agents.<id>`). */
   readonly agentId?: string;
+  /** The config's call identity by tool name (§7.1); a tool definition's own `_meta` loopKey wins. */
+  readonly loopKeyOf?: (toolName: string) => LoopKey | undefined;
   /** A call after this long without tool calls starts a new run (runs.ts); 0: one run per session. Default 120 s. */
   readonly newRunAfterMs?: number;
   readonly log: Logger;
@@ -113,7 +116,7 @@ export async function runMcpProxy(opts: McpProxyOptions): Promise<ProxyEnd> {
   );
   const { run } = runs;
   log.info({ sessionKey: run.sessionKey, runId: run.runId, agentId: run.agentId, server: client.getServerVersion() }, 'MCP session started');
-  const guard = new ToolGuard(runner, runs, log);
+  const guard = new ToolGuard(runner, runs, log, Date.now, opts.loopKeyOf);
   const server = new Server(client.getServerVersion()!, { capabilities: client.getServerCapabilities() ?? {}, instructions: client.getInstructions() });
   // The server's own log level is the wrapped server's business: forwarded, not answered here.
   server.removeRequestHandler('logging/setLevel');

@@ -3,7 +3,9 @@
 // tool call it receives to the file given as its first argument, so a test can count what
 // reached it. `read` always returns the same text (a loop with no progress); `echo` returns its
 // arguments; `roots` asks the client for its roots; `work` reports
-// progress and logs; `crash` exits with code 3 mid-call.
+// progress and logs; `crash` exits with code 3 mid-call. `fetch_page` and `now` say which of
+// their arguments make a call the same in their `_meta`: `fetch_page` only its url
+// (`openrouter/loopKey`), `now` never (`loopguard/loopKey: false`, over OpenRouter's).
 import { appendFileSync } from 'node:fs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -46,6 +48,22 @@ server.registerTool('crash', { description: 'Exits with code 3 while answering' 
   counted('crash');
   process.exit(3);
 });
+server.registerTool(
+  'fetch_page',
+  { description: 'Fetches a page (always the same text)', inputSchema: { url: z.string(), nonce: z.number() }, _meta: { 'openrouter/loopKey': ['url'] } },
+  async ({ url }) => {
+    counted('fetch_page');
+    return { content: [{ type: 'text', text: `page at ${url}` }] };
+  },
+);
+server.registerTool(
+  'now',
+  { description: 'The time (the same in this test)', inputSchema: { zone: z.string() }, _meta: { 'openrouter/loopKey': ['zone'], 'loopguard/loopKey': false } },
+  async () => {
+    counted('now');
+    return { content: [{ type: 'text', text: '12:00' }] };
+  },
+);
 server.registerResource('readme', 'note://readme', { title: 'Read me', mimeType: 'text/plain' }, async (uri) => ({
   contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'Counting server notes.' }],
 }));
