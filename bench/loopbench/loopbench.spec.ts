@@ -6,9 +6,11 @@ import { clawmetry } from './anchors/clawmetry.mjs';
 import { doomLoop } from './anchors/doomloop.mjs';
 import { langchainLimit } from './anchors/langchain.mjs';
 import { microloop } from './anchors/microloop.mjs';
+import { openclawAnchor } from './anchors/openclaw.mjs';
 import { corpus, FAMILIES } from './corpus.mjs';
 import { eventsOf } from './events.mjs';
 import { loopguardGuard } from './guards/loopguard.mjs';
+import { LOOPGUARD_CONFIGS, rows } from './rows.mjs';
 import { scoreTrace, summarise } from './score.mjs';
 
 type Step = Record<string, unknown> & { kind: string; index?: number };
@@ -109,5 +111,66 @@ describe('scoring (docs/behaviour.md §6)', () => {
     const r = scoreTrace(langchainLimit, legit);
     expect(r).toMatchObject({ blocked: 5, calls: 25 });
     expect(summarise([r])).toMatchObject({ falseBlockTraces: 100, falseBlockCalls: 20 });
+  });
+});
+
+describe('the early preset on the full corpus (docs/behaviour.md §7)', () => {
+  type Summary = ReturnType<typeof summarise>;
+  type Guard = ReturnType<typeof rows>[number];
+  // Scored once, on first use (not while the file is collected): about a second for the corpus.
+  let cached: { full: Trace[]; early: ReturnType<typeof scoreTrace>[] } | undefined;
+  const run = () => {
+    if (cached !== undefined) return cached;
+    const full = corpus() as Trace[];
+    const guard = byName('loopguard early');
+    return (cached = { full, early: full.map((t) => scoreTrace(guard, t)) });
+  };
+  const byName = (name: string) => rows().find((r: Guard) => r.name === name)!;
+  const scored = (guard: Guard, traces: Trace[] = run().full) => traces.map((t) => scoreTrace(guard, t));
+  const family = (name: string) => summarise(run().early.filter((x) => x.family === name)) as Summary;
+  const loops = FAMILIES.filter((f) => f.kind === 'loop').map((f) => f.name);
+  const legit = FAMILIES.filter((f) => f.kind === 'legit').map((f) => f.name);
+
+  it('runs the example config as it is, 50 traces of every family', () => {
+    expect(LOOPGUARD_CONFIGS.early).toBeInstanceOf(URL);
+    expect(run().full).toHaveLength(FAMILIES.length * 50);
+  });
+
+  it.each(loops)('stops every loop of %s, wasting at most 2 calls (p95)', (name) => {
+    expect(family(name)).toMatchObject({ stopped: 100 });
+    expect(family(name).wastedP95).toBeLessThanOrEqual(2);
+  });
+
+  it.each(legit)('never blocks legitimate %s work', (name) => {
+    expect(family(name)).toMatchObject({ falseBlockTraces: 0, falseBlockCalls: 0 });
+  });
+
+  it('wastes at most 2 calls at p95 in all, and warns on at most 1 % of legitimate calls', () => {
+    const all = summarise(run().early) as Summary;
+    expect(all.wastedP95).toBeLessThanOrEqual(2);
+    expect(all.falseWarnCalls).toBeLessThanOrEqual(1);
+  });
+
+  it('leaves no anchor row better on any column', () => {
+    const all = summarise(run().early) as Summary;
+    for (const anchor of [openclawAnchor, doomLoop, microloop, langchainLimit, clawmetry]) {
+      const a = summarise(scored(anchor as unknown as Guard)) as Summary;
+      const higherIsBetter = { stopped: [all.stopped, a.stopped] };
+      const lowerIsBetter = {
+        wastedMedian: [all.wastedMedian, a.wastedMedian],
+        wastedP95: [all.wastedP95, a.wastedP95],
+        falseBlockTraces: [all.falseBlockTraces, a.falseBlockTraces],
+        falseBlockCalls: [all.falseBlockCalls, a.falseBlockCalls],
+        falseWarnTraces: [all.falseWarnTraces, a.falseWarnTraces],
+        falseWarnCalls: [all.falseWarnCalls, a.falseWarnCalls],
+      };
+      for (const [column, [ours, theirs]] of Object.entries(higherIsBetter)) expect(ours!, `${anchor.name}: ${column}`).toBeGreaterThanOrEqual(theirs!);
+      for (const [column, [ours, theirs]] of Object.entries(lowerIsBetter)) expect(ours!, `${anchor.name}: ${column}`).toBeLessThanOrEqual(theirs!);
+    }
+  });
+
+  it('leaves the default rules no false block where results changed: non-text progress and plain JSON', () => {
+    const traces = run().full.filter((t) => t.family === 'nontext-progress' || t.family === 'json-progress');
+    expect(summarise(scored(byName('loopguard default'), traces))).toMatchObject({ falseBlockTraces: 0, falseBlockCalls: 0 });
   });
 });
