@@ -18,6 +18,13 @@ const topology = buildTopology(
   }),
 );
 const [toolNode, botNode] = topology.nodes;
+// The early preset (docs/behaviour.md §7) works out identities and progress hashes from the raw values, and reads loopKeys.
+const [earlyNode] = buildTopology(
+  configFrom({
+    tools: { loopDetection: { enabled: true, profile: 'early', historySize: 5 } },
+    loopguard: { toolPolicy: { escalation: { abortAfterBlocks: 2 }, tools: { 'e*': { poll: true, loopKey: ['__proto__', 'p'] }, constructor: { loopKey: false } } } },
+  }),
+).nodes;
 
 const PROTO_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 const hostileString = fc.oneof(
@@ -61,6 +68,10 @@ const TOOL_FIELDS = [
   'error',
   'resultHash',
   'unknownToolName',
+  'loopKey',
+  'identityHash',
+  'progressHash',
+  'turnId',
   ...PROTO_NAMES,
 ];
 const BOT_FIELDS = ['type', 'ts', 'eventId', 'channel', 'accountId', 'conversationId', 'senderId', 'receiverId', 'hopLimit', ...PROTO_NAMES];
@@ -80,8 +91,10 @@ const toolBase = fc.record(
     ts,
     runId: fc.constantFrom('r1', 'r2', '__proto__'),
     toolName: fc.constantFrom('read', 'exec', 'process', 'constructor'),
-    args: fc.constantFrom({ p: 1 }, { action: 'poll' }, [1]),
-    result: fc.constantFrom('same', { details: { status: 'running' } }),
+    args: fc.constantFrom({ p: 1 }, { action: 'poll' }, [1], { p: ' A/ ' }),
+    result: fc.constantFrom('same', { details: { status: 'running' } }, { at: '10:00:00', createdAt: 1 }),
+    loopKey: fc.constantFrom(['p'], false, ['__proto__']),
+    turnId: fc.constantFrom('t1', 't2'),
     eventId: fc.constantFrom('e1', 'e2', 'toString'),
   },
   { requiredKeys: ['type', 'ts', 'runId', 'toolName', 'args'] },
@@ -108,6 +121,7 @@ describe('hostile input through the partition task', () => {
     ['tool events', () => toolNode!, mangled(toolBase, TOOL_FIELDS)],
     ['bot and human messages', () => botNode!, mangled(botBase, BOT_FIELDS)],
     ['any JSON value', () => toolNode!, hostileValue],
+    ['tool events, the early preset', () => earlyNode!, mangled(toolBase, TOOL_FIELDS)],
   ] as const)('%s: never throws, and every valid request gets exactly one decision', (_name, node, arb) => {
     fc.assert(
       fc.property(fc.array(arb as fc.Arbitrary<unknown>, { minLength: 1, maxLength: 40 }), (values) => {
