@@ -15,8 +15,8 @@
 // shows it.
 //
 // --configs compares configs of the current build instead of builds: `default` (§2's rules),
-// `openclaw` (the openclaw profile, docs/behaviour.md §6) and `openclaw-session` (the profile,
-// tool events keyed by session). --traffic raw folds the standard traffic's raw events
+// `openclaw` (the openclaw profile, docs/behaviour.md §6), `openclaw-session` (the profile,
+// tool events keyed by session) and `early` (the early preset, §7). --traffic raw folds the standard traffic's raw events
 // (bench/gen-stream.mjs: a call and its outcome, 1 KB args, 4 KB results), hashed in the fold
 // path, instead of the pre-hashed call backlog.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -55,6 +55,7 @@ const SETUPS = {
   default: [{ enabled: true }, {}],
   openclaw: [{ enabled: true, profile: 'openclaw' }, {}],
   'openclaw-session': [{ enabled: true, profile: 'openclaw' }, { keyToolEventsBy: 'session' }],
+  early: [{ enabled: true, profile: 'early' }, {}],
 };
 
 /** The raw standard traffic, once per run of the bench, shared by its children. */
