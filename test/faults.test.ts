@@ -34,7 +34,7 @@ describe(`faults (on ${plan.kind === 'shared' ? 'the shared jar stack' : 'a priv
     const got = await collectDecisions(w);
     lg(['run', '--config', w.configFile]);
     await waitFor('a third of the decisions', () => got.byId.size >= expected.size / 3);
-    stack('restart-kafka');
+    await stack('restart-kafka');
     await waitFor(`all ${expected.size} decisions`, () => got.byId.size >= expected.size, 180_000);
     for (const [id, d] of expected) expect(got.byId.get(id), id).toEqual(d);
     for (const { first, again } of got.duplicates) expect(again).toEqual(first);
@@ -58,12 +58,12 @@ describe(`faults (on ${plan.kind === 'shared' ? 'the shared jar stack' : 'a priv
     const run = lg(['run', '--config', w.configFile]);
     await send(0, 10);
     await waitFor('decisions with the registry up', () => got.byId.size >= 10);
-    stack('freeze-registry');
+    await stack('freeze-registry');
     try {
       await send(100, 10);
       await waitFor('decisions with the registry down', () => got.byId.size >= 20);
     } finally {
-      stack('thaw-registry');
+      await stack('thaw-registry');
     }
     expect(run.child.exitCode).toBeNull();
   });
@@ -71,13 +71,13 @@ describe(`faults (on ${plan.kind === 'shared' ? 'the shared jar stack' : 'a priv
   it('retries a registry that is down at start-up, then runs once it answers', async () => {
     const w = world('registry-late', {}, 3, { schemaRegistry: { startupAttempts: 20 } });
     await lgOk(['topics', 'create', '--config', w.configFile]);
-    stack('freeze-registry');
+    await stack('freeze-registry');
     let run: Run | undefined;
     try {
       run = lg(['run', '--config', w.configFile]);
       await waitFor('a logged retry', () => run!.output().includes('schema registry not ready; retrying'));
     } finally {
-      stack('thaw-registry');
+      await stack('thaw-registry');
     }
     await ready(run!);
   });

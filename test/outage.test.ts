@@ -24,8 +24,8 @@ describe(`loopguard unreachable, then back (${plan.kind === 'shared' ? 'the shar
   const subjects: Subject[] = [];
   // The stack is left whole whatever happens: a later test file may use it.
   const down = new Set<FaultCommand>();
-  const stack = (cmd: FaultCommand) => {
-    faults!.inject(cmd);
+  const stack = async (cmd: FaultCommand) => {
+    await faults!.inject(cmd);
     if (cmd === 'stop-kafka' || cmd === 'freeze-registry') down.add(cmd);
     if (cmd === 'start-kafka') down.delete('stop-kafka');
     if (cmd === 'thaw-registry') down.delete('freeze-registry');
@@ -42,8 +42,8 @@ describe(`loopguard unreachable, then back (${plan.kind === 'shared' ? 'the shar
 
   afterAll(async () => {
     for (const s of subjects) await s.close().catch(() => undefined);
-    if (down.has('freeze-registry')) stack('thaw-registry');
-    if (down.has('stop-kafka')) stack('start-kafka');
+    if (down.has('freeze-registry')) await stack('thaw-registry');
+    if (down.has('stop-kafka')) await stack('start-kafka');
     useInfra(undefined);
     faults?.stop();
     rmSync(dir, { recursive: true, force: true });

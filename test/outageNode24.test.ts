@@ -28,8 +28,10 @@ describe(`loopguard unreachable, then back, for the Node 24 hosts (${plan.kind =
   let openclaw: RunningGateway;
   const subjects: Subject[] = [];
   const down = new Set<FaultCommand>();
-  const stack = (cmd: FaultCommand) => {
-    faults!.inject(cmd);
+  // A fault already in place is not injected again: the gateway starts with both away.
+  const stack = async (cmd: FaultCommand) => {
+    if ((cmd === 'stop-kafka' || cmd === 'freeze-registry') && down.has(cmd)) return;
+    await faults!.inject(cmd);
     if (cmd === 'stop-kafka' || cmd === 'freeze-registry') down.add(cmd);
     if (cmd === 'start-kafka') down.delete('stop-kafka');
     if (cmd === 'thaw-registry') down.delete('freeze-registry');
@@ -44,7 +46,6 @@ describe(`loopguard unreachable, then back, for the Node 24 hosts (${plan.kind =
     await lgOk(['topics', 'create', '--config', w.configFile]);
     processor = lg(['run', '--config', w.configFile]);
     model = await startScriptedModel();
-    // The plugin connects at the gateway's first tool call: with Kafka and the registry away.
     const home = await gateway('outage', {
       modelPort: model.port,
       loopguard: {
@@ -55,7 +56,12 @@ describe(`loopguard unreachable, then back, for the Node 24 hosts (${plan.kind =
         topics: w.config.topics,
       },
     });
-    [openclaw] = await Promise.all([startGateway(home), ready(processor)]);
+    await ready(processor);
+    // The plugin starts its clients as the gateway starts: with Kafka and the registry away
+    // already, so none of its schemas is registered (and cached) before the outage begins.
+    await stack('stop-kafka');
+    await stack('freeze-registry');
+    openclaw = await startGateway(home);
     // OpenClaw's first turn in a gateway takes a minute of its own (the agent set up once): a
     // turn without tool calls pays it, so the plugin's first call is still made with Kafka away.
     const warm = await turn(openclaw, 'outage-warm-up', 'Say hi. [[script:[]]]', TURN_MS);
@@ -65,8 +71,8 @@ describe(`loopguard unreachable, then back, for the Node 24 hosts (${plan.kind =
   afterAll(async () => {
     for (const s of subjects) await s.close().catch(() => undefined);
     await model?.close();
-    if (down.has('freeze-registry')) stack('thaw-registry');
-    if (down.has('stop-kafka')) stack('start-kafka');
+    if (down.has('freeze-registry')) await stack('thaw-registry');
+    if (down.has('stop-kafka')) await stack('start-kafka');
     useInfra(undefined);
     faults?.stop();
     rmSync(dir, { recursive: true, force: true });

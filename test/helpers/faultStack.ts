@@ -3,7 +3,7 @@
 // otherwise (explicit KAFKA_BROKERS, Docker) they start a private jar stack in a temporary
 // folder, which needs Java and Maven. Without those the fault tests fail, naming what is missing:
 // they never skip (.ci/run checks both before the tests start).
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,11 @@ export type FaultPlan = { readonly kind: 'shared'; readonly env: InfraEnv } | { 
 
 export interface FaultStack {
   readonly env: InfraEnv;
-  inject(cmd: FaultCommand): void;
+  /**
+   * Resolves once the fault is in place. Asynchronous: a test's event loop goes on meanwhile
+   * (a blocked loop let a gateway's HTTP reply go unread while Kafka restarted, and fail).
+   */
+  inject(cmd: FaultCommand): Promise<void>;
   stop(): void;
 }
 
@@ -40,6 +44,16 @@ export function planFaults(infraKind: string, shared: InfraEnv): FaultPlan {
   );
 }
 
+/** `stackCommand`, without blocking the event loop. */
+function stackCommandAsync(cmd: string, stackDir: string | undefined, timeout: number): Promise<void> {
+  const env = stackDir === undefined ? process.env : { ...process.env, LOOPGUARD_STACK_DIR: stackDir };
+  return new Promise((resolve, reject) =>
+    execFile('node', [STACK, cmd], { encoding: 'utf8', env, timeout }, (err, _stdout, stderr) =>
+      err ? reject(new Error(`node scripts/stack.mjs ${cmd} failed (${err.message}):\n${stderr}`)) : resolve(),
+    ),
+  );
+}
+
 function stackCommand(cmd: string, stackDir: string | undefined, timeout: number): string {
   const env = stackDir === undefined ? process.env : { ...process.env, LOOPGUARD_STACK_DIR: stackDir };
   const r = spawnSync('node', [STACK, cmd], { encoding: 'utf8', env, timeout });
@@ -52,9 +66,7 @@ export function startFaultStack(plan: FaultPlan): FaultStack {
     // The stack's own folder is whatever globalSetup used (LOOPGUARD_STACK_DIR or .stack).
     return {
       env: plan.env,
-      inject: (cmd) => {
-        stackCommand(cmd, undefined, 180_000);
-      },
+      inject: (cmd) => stackCommandAsync(cmd, undefined, 180_000),
       stop: () => {},
     };
   }
@@ -74,9 +86,7 @@ export function startFaultStack(plan: FaultPlan): FaultStack {
   );
   return {
     env: { KAFKA_BROKERS: vars.KAFKA_BROKERS!, SCHEMA_REGISTRY_URL: vars.SCHEMA_REGISTRY_URL! },
-    inject: (cmd) => {
-      stackCommand(cmd, dir, 180_000);
-    },
+    inject: (cmd) => stackCommandAsync(cmd, dir, 180_000),
     stop: () => {
       try {
         stackCommand('down', dir, 120_000);

@@ -66,9 +66,9 @@ export interface Outage {
  * Stops Kafka and freezes the registry, makes the subjects (while both are away), and takes
  * them through the outage above, asserting each step.
  */
-export async function throughAnOutage(stack: (cmd: FaultCommand) => void, start: () => Promise<Subject[]>): Promise<Outage> {
-  stack('stop-kafka');
-  stack('freeze-registry');
+export async function throughAnOutage(stack: (cmd: FaultCommand) => Promise<void>, start: () => Promise<Subject[]>): Promise<Outage> {
+  await stack('stop-kafka');
+  await stack('freeze-registry');
   const subjects = await start();
   const each = <T>(f: (s: Subject) => Promise<T>) => Promise.all(subjects.map(f));
 
@@ -77,12 +77,12 @@ export async function throughAnOutage(stack: (cmd: FaultCommand) => void, start:
   subjects.forEach((s, i) => expectPolicyInTime(s, fromStart[i]!, 50));
 
   // 2. Kafka back, the registry still away (its schemas cannot be registered).
-  stack('start-kafka');
+  await stack('start-kafka');
   const registryAway = await each((s) => s.run(paths('registry-away', 10)));
   subjects.forEach((s, i) => expectPolicyInTime(s, registryAway[i]!, 10));
 
   // 3. Both back.
-  stack('thaw-registry');
+  await stack('thaw-registry');
   const backAt = Date.now();
   const firstBack = await each((s) => decidedAgain(s, 'back-1', backAt));
   subjects.forEach((s, i) => expect(firstBack[i], `${s.name}: ms from Kafka's return to a decision`).toBeLessThanOrEqual(BACK_WITHIN_MS));
@@ -97,7 +97,7 @@ export async function throughAnOutage(stack: (cmd: FaultCommand) => void, start:
   const pause = { at: 5, reached: () => void (++reached === subjects.length && allPaused()), until: stopped };
   const midRun = each(async (s) => [...(await s.run(paths('mid-a', 30), pause)), ...(await s.run(paths('mid-b', 25)))]);
   await paused;
-  stack('stop-kafka');
+  await stack('stop-kafka');
   release();
   const mid = await midRun;
   subjects.forEach((s, i) => {
@@ -109,13 +109,11 @@ export async function throughAnOutage(stack: (cmd: FaultCommand) => void, start:
   });
 
   // 5. Back again.
-  stack('start-kafka');
+  await stack('start-kafka');
   const againAt = Date.now();
   const secondBack = await each((s) => decidedAgain(s, 'back-2', againAt));
   subjects.forEach((s, i) => expect(secondBack[i], `${s.name}: ms from Kafka's return to a decision`).toBeLessThanOrEqual(BACK_WITHIN_MS));
   // What the CI log keeps of it: how long each integration waited for loopguard's return.
-  process.stderr.write(`outage: ms from return to a decision by loopguard, per integration: ${subjects.map((s, i) => `${s.name} ${firstBack[i]}/${secondBack[i]}`).join('; ')}\n`);
-
   process.stderr.write(`outage: ms from return to a decision by loopguard, per integration: ${subjects.map((s, i) => `${s.name} ${firstBack[i]}/${secondBack[i]}`).join('; ')}\n`);
   return { fromStart, registryAway, mid, back: subjects.map((_, i) => [firstBack[i]!, secondBack[i]!] as const) };
 }

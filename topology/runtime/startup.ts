@@ -54,13 +54,21 @@ export async function checkTopics(kafka: KafkaSession, config: LoopguardConfig, 
  * Tool-loop state is kept per run or per session (`loopguard.keyToolEventsBy`), in a store of
  * each kind: one cannot become the other (a run's state names no session, and a session's runs
  * sit in other partitions than they did). A start that finds the other kind's changelog holding
- * state refuses, rather than drop that state without a word.
+ * state refuses, rather than drop that state without a word. A changelog the processor is not
+ * authorised to see (a secured cluster grants it only the one its keying uses) is not its own.
  */
 export async function checkKeying(kafka: KafkaSession, config: LoopguardConfig): Promise<void> {
   const keyBy = config.toolLoop.keyBy ?? 'run';
   const other = keyBy === 'session' ? 'run' : 'session';
   const topic = `${config.topics.changelogPrefix}${TOOL_LOOP_STORES[other]}-changelog`;
-  if (!(await kafka.partitionCounts([topic])).has(topic)) return;
+  let counts: Map<string, number>;
+  try {
+    counts = await kafka.partitionCounts([topic]);
+  } catch (e) {
+    if (e instanceof LoopguardError && e.code === ERROR_CODES.kafkaAuthorization) return;
+    throw e;
+  }
+  if (!counts.has(topic)) return;
   const marks = await kafka.watermarks(topic);
   if (![...marks.values()].some(({ low, high }) => high > low)) return;
   throw new LoopguardError(
