@@ -1,8 +1,26 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// Two projects: pure specs beside the code (no services), and integration tests under test/
-// that get a real Kafka broker and schema registry from the global setup. Both refuse to start
-// on a build older than the sources (test/helpers/freshBuild.ts).
+// Pure specs beside the code (no services), and integration tests under test/ that get a real
+// Kafka broker and schema registry from the global setup, in two projects: most files two at a
+// time, then, one at a time, the files that must have the machine (or the broker) to themselves.
+// All refuse to start on a build older than the sources (test/helpers/freshBuild.ts).
+
+/**
+ * One at a time, after the others: the files that stop or restart the shared broker (faults,
+ * outage), and those that start JVMs, gateways or installs of their own and time what they see
+ * (start, secure, openclaw, globalInstall), or kill a processor mid-stream (guarantees).
+ */
+const SERIAL = [
+  'test/faults.test.ts',
+  'test/outage.test.ts',
+  'test/outageNode24.test.ts',
+  'test/start.test.ts',
+  'test/secure.test.ts',
+  'test/openclaw.test.ts',
+  'test/globalInstall.test.ts',
+  'test/guarantees.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -22,6 +40,7 @@ export default defineConfig({
             'bench/**/*.spec.ts',
           ],
           globalSetup: ['test/helpers/freshBuild.ts'],
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -29,9 +48,26 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          // The defaults (node_modules, the hosts' installs under test/hosts/ included) and the serial files.
+          exclude: [...configDefaults.exclude, ...SERIAL],
+          globalSetup: ['test/helpers/freshBuild.ts', 'test/helpers/globalSetup.ts'],
+          testTimeout: 180_000,
+          // Two files at a time: most of an integration test's time is waiting on a broker,
+          // a group or a timeout. Every file owns its topics, groups and subjects.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-serial',
+          include: SERIAL,
           globalSetup: ['test/helpers/freshBuild.ts', 'test/helpers/globalSetup.ts'],
           testTimeout: 180_000,
           fileParallelism: false,
+          // After the parallel group, one file at a time.
+          sequence: { groupOrder: 2 },
         },
       },
     ],
