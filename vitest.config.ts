@@ -7,19 +7,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * One at a time, after the others: the files that stop or restart the shared broker (faults,
- * outage), and those that start JVMs, gateways or installs of their own and time what they see
- * (start, secure, openclaw, globalInstall), or kill a processor mid-stream (guarantees).
+ * outage), that time what a secured stack and its gateways answer (secure), that drive real
+ * gateways whose turns time out on a loaded machine (openclaw), or that kill a processor
+ * mid-stream (guarantees). `loopguard start` and `npm install -g .` run with the others: they
+ * start stacks and installs of their own and give them minutes.
  */
-const SERIAL = [
-  'test/faults.test.ts',
-  'test/outage.test.ts',
-  'test/outageNode24.test.ts',
-  'test/start.test.ts',
-  'test/secure.test.ts',
-  'test/openclaw.test.ts',
-  'test/globalInstall.test.ts',
-  'test/guarantees.test.ts',
-];
+const SERIAL = ['test/faults.test.ts', 'test/outage.test.ts', 'test/outageNode24.test.ts', 'test/secure.test.ts', 'test/openclaw.test.ts', 'test/guarantees.test.ts'];
 
 export default defineConfig({
   test: {

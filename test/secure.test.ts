@@ -41,6 +41,12 @@ let stack: SecureStack;
 let model: ScriptedModel;
 let plugin: RunningGateway;
 let refusedPlugin: RunningGateway;
+/**
+ * The OpenClaw gateways run on kafkajs whatever the setting: their Node 24 host cannot load this
+ * machine's librdkafka build (the plugin falls back to kafkajs and says so). On the librdkafka
+ * pass they would only repeat the kafkajs run, so they start, and their case runs, on kafkajs only.
+ */
+const withGateways = testKafkaClient() === 'kafkajs';
 let processor: Run;
 /** Every decision, by id, read by the admin from the beginning for as long as the file runs. */
 const decisions = new Map<string, Record<string, unknown>>();
@@ -176,18 +182,21 @@ const pluginConfig = (password: string) => ({
 });
 
 beforeAll(async () => {
-  installOpenClaw();
+  if (withGateways) installOpenClaw();
   [model, stack] = await Promise.all([startScriptedModel(), startSecureStack()]);
   // The gateways start (tens of seconds of OpenClaw's own) while topics are made and the processor starts.
-  const gateways = Promise.all([
-    gateway('plugin', { modelPort: model.port, loopguard: pluginConfig(stack.password('runner')) }),
-    gateway('refused', { modelPort: model.port, loopguard: pluginConfig('not-the-password') }),
-  ]).then(([ok, refused]) => Promise.all([startGateway(ok), startGateway(refused)]));
+  const gateways = withGateways
+    ? Promise.all([
+        gateway('plugin', { modelPort: model.port, loopguard: pluginConfig(stack.password('runner')) }),
+        gateway('refused', { modelPort: model.port, loopguard: pluginConfig('not-the-password') }),
+      ]).then(([ok, refused]) => Promise.all([startGateway(ok), startGateway(refused)]))
+    : Promise.resolve(undefined);
   gateways.catch(() => undefined);
   // Topics are created by the admin only: no other principal may CREATE.
   for (const r of await Promise.all([tenantA, tenantB].map((t) => ended('node', [CLI, 'topics', 'create', '--config', t.file], as('admin'))))) expect(r.code, r.stderr).toBe(0);
   processor = lg(['run', '--config', tenantA.file], as('processor'));
-  [[plugin, refusedPlugin]] = await Promise.all([gateways, ready(processor)]);
+  const [started] = await Promise.all([gateways, ready(processor)]);
+  if (started) [plugin, refusedPlugin] = started;
   const catalog = SchemaCatalog.connect({ url: stack.registryUrl, caFile: stack.caFile });
   const reader = sessionOf('admin').groupConsumer('loopguard.verdicts-test-reader', { topics: ['loopguard.verdicts'], fromBeginning: true });
   stops.push(() => reader.stop());
@@ -279,7 +288,7 @@ describe('loopguard on a secured broker, each role with its own credentials and 
     }
   });
 
-  it(
+  it.runIf(withGateways)(
     "the OpenClaw plugin, with the runner's credentials, in one short turn; with a wrong password its call gets the failure policy's answer and its log says why",
     async () => {
       const runs = () => new Set([...decisions.values()].filter((d) => d.type === 'tool_decision').map((d) => d.key as string));
