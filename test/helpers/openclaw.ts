@@ -57,6 +57,8 @@ export interface GatewayOptions {
   readonly compaction?: Record<string, unknown>;
   /** OpenClaw's `channels` block (where `botLoopProtection` lives). */
   readonly channels?: Record<string, unknown>;
+  /** `mcp.servers`: the MCP servers the gateway's runs may call (through Tool Search, its default). */
+  readonly mcpServers?: Record<string, unknown>;
 }
 
 /** A gateway's home: its state folder, workspace, `openclaw.json`, and the port and token it serves on. */
@@ -91,6 +93,7 @@ export async function gateway(name: string, o: GatewayOptions): Promise<Gateway>
     gateway: { mode: 'local', port, bind: 'loopback', auth: { mode: 'token', token }, http: { endpoints: { chatCompletions: { enabled: true } } } },
     tools: { loopDetection: o.loopDetection ?? { enabled: false }, exec: { security: 'full', ask: 'off' } },
     ...(o.channels ? { channels: o.channels } : {}),
+    ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
     agents: { defaults: { model: { primary: 'fake/scripted-1' }, workspace, skipBootstrap: true, compaction: { mode: 'default', ...o.compaction } } },
     models: {
       mode: 'merge',
@@ -243,8 +246,8 @@ export function chat(g: Gateway, client: string, sessionKey: string, messages: r
   });
 }
 
-/** The model's script for a turn (see test/helpers/scriptedModel.mjs). */
-export const script = (steps: ReadonlyArray<{ tool: string; args: Record<string, unknown>; times: number }>): string => `[[script:${JSON.stringify(steps)}]]`;
+/** The model's script for a turn (see test/helpers/scriptedModel.mjs): `batch` calls per model response. */
+export const script = (steps: ReadonlyArray<{ tool: string; args: Record<string, unknown>; times: number; batch?: number }>): string => `[[script:${JSON.stringify(steps)}]]`;
 
 /**
  * The events the plugin published to an input topic (tool calls and outcomes, or channel
