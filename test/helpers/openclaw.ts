@@ -138,8 +138,8 @@ export interface RunningGateway extends Gateway {
 
 /**
  * Starts `openclaw gateway run` for a gateway home (its own process group, so that the helper
- * processes it spawns stop with it) and resolves once it answers an authenticated
- * `GET /v1/models`. OpenClaw's start-up is paid once per gateway, not once per turn.
+ * processes it spawns stop with it) and resolves once it says it is ready (`GET /readyz`) and
+ * answers an authenticated `GET /v1/models`. OpenClaw's start-up is paid once per gateway, not once per turn.
  */
 export async function startGateway(g: Gateway, timeoutMs = 300_000): Promise<RunningGateway> {
   const child = spawn(NODE24, [OPENCLAW, 'gateway', 'run', '--port', String(g.port)], { env: hostEnv(g), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -172,10 +172,14 @@ export async function startGateway(g: Gateway, timeoutMs = 300_000): Promise<Run
     'openclaw gateway to answer',
     async () => {
       if (child.exitCode !== null) throw new Error(`openclaw gateway exited ${child.exitCode} before it was ready:\n${out}`);
-      return fetch(`http://127.0.0.1:${g.port}/v1/models`, { headers: { authorization: `Bearer ${g.token}` } }).then(
-        (res) => res.ok,
-        () => false,
-      );
+      // Ready, not only listening: until OpenClaw has started its channels and sidecars, /readyz
+      // answers 503 and a turn sent to it can be dropped (its connection reset) on a loaded machine.
+      const ok = (path: string) =>
+        fetch(`http://127.0.0.1:${g.port}${path}`, { headers: { authorization: `Bearer ${g.token}` } }).then(
+          (res) => res.ok,
+          () => false,
+        );
+      return (await ok('/readyz')) && ok('/v1/models');
     },
     timeoutMs,
   );
