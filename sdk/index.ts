@@ -3,6 +3,7 @@ export {
   LoopguardRunner,
   type RunnerOptions,
   type ToolCallInput,
+  type TurnOptions,
   type ToolOutcome,
   type ToolVerdict,
   type ToolWouldHave,

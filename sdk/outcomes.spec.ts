@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashOutcome, hashValue } from '../processors/toolLoop/hashing.js';
-import { hashedTransientFlag, wholeResult } from './outcomes.js';
+import { hashedTransientFlag, isHostVeto, wholeResult } from './outcomes.js';
 
 describe('a tool’s own result, published whole', () => {
   const hashOf = (result: unknown) => hashOutcome({ toolName: 't', result: wholeResult(result) })?.resultHash;
@@ -50,5 +50,15 @@ describe('the transient flag of a hashed outcome', () => {
   });
   it('judges an error beside a null result (null counts as absent)', () => {
     expect(hashedTransientFlag({ result: null, error: 'timeout' }, false)).toBe(true);
+  });
+});
+
+describe('a host’s own tool-loop block', () => {
+  it('is a veto only with status blocked and reason tool-loop in its details', () => {
+    expect(isHostVeto({ content: [{ type: 'text', text: 'CRITICAL' }], details: { status: 'blocked', deniedReason: 'tool-loop' } })).toBe(true);
+    expect(isHostVeto({ details: { status: 'blocked', deniedReason: 'plugin-before-tool-call' } })).toBe(false);
+    expect(isHostVeto({ details: { status: 'completed', deniedReason: 'tool-loop' } })).toBe(false);
+    expect(isHostVeto({ status: 'blocked', deniedReason: 'tool-loop' })).toBe(false);
+    for (const v of [undefined, null, 'blocked', { details: null }, { details: ['blocked'] }]) expect(isHostVeto(v)).toBe(false);
   });
 });

@@ -6,6 +6,16 @@ import { isGatewayShaped, isPlainObject } from '../processors/toolLoop/hashing.j
 import { isTransient } from '../processors/toolLoop/transient.js';
 
 /**
+ * A host's own tool-loop block, as an agent gateway reports a call its detector vetoed
+ * (`details.status: 'blocked'`, `details.deniedReason: 'tool-loop'`, docs/behaviour.md §6.3):
+ * not an outcome of the tool, but a veto of the call.
+ */
+export function isHostVeto(result: unknown): boolean {
+  if (!isPlainObject(result) || !isPlainObject(result.details)) return false;
+  return result.details.status === 'blocked' && result.details.deniedReason === 'tool-loop';
+}
+
+/**
  * A tool's own result (any value a framework or an MCP server returns) as the `result` to publish,
  * so that everything in it reaches the hash. §2.2 reads a plain object with a `content` or
  * `details` key as an agent gateway's `{content, details}`, of which only the text blocks and

@@ -10,7 +10,8 @@ import { runKeyOf, sessionKeyOf } from '../processors/toolLoop/events.js';
 import { actionOf, earlyIdentity, earlyProgressHash, hashOutcome, keyedArgsHash, openclawOutcome } from '../processors/toolLoop/hashing.js';
 import type { LoopKey } from '../processors/toolLoop/policy.js';
 import { Connection, type ClientOptions, type Decision, type NoAnswer } from './connection.js';
-import { hashedTransientFlag } from './outcomes.js';
+import { hashedTransientFlag, isHostVeto } from './outcomes.js';
+import { turnVerdicts } from './turns.js';
 import { abortedVerdict, abortNoticeOf, toolFailureVerdict, toolVerdictOf, type RunAbortNotice, type ToolVerdict, type ToolWouldHave } from './verdicts.js';
 
 export type { RunAbortNotice, ToolVerdict, ToolWouldHave } from './verdicts.js';
@@ -56,7 +57,9 @@ export interface RunnerOptions extends ClientOptions {
   /**
    * The rule set the runs follow, when it needs facts only the runner can work out from the raw
    * values it hashes: `openclaw` (docs/behaviour.md §6), hashed outcomes carry the profile's view
-   * of them; `early` (§7), calls carry their identity and outcomes their progress hash.
+   * of them and `beforeToolCalls` applies the turn rule (§6.4: a turn with a blocked call runs
+   * none); `early` (§7), calls carry their identity and outcomes their progress hash (identical
+   * calls of one turn count once in the processor: no turn rule in the runner).
    */
   readonly profile?: 'openclaw' | 'early';
   /**
@@ -65,6 +68,12 @@ export interface RunnerOptions extends ClientOptions {
    * apply to arguments it never sees. A call's own `loopKey` wins.
    */
   readonly loopKeys?: Readonly<Record<string, LoopKey>>;
+}
+
+/** The model turn a batch of calls belongs to. */
+export interface TurnOptions {
+  /** Shared by every call of the turn, unique within the run. Default: a new id. */
+  readonly turnId?: string;
 }
 
 /** What a shadow run's call would have got in enforce mode: what the framework adapters report. */
@@ -157,6 +166,32 @@ export class LoopguardRunner {
     return toolVerdictOf(a.decision, toolCallId);
   }
 
+  /**
+   * The calls one model turn asked for together, in the model's order (docs/behaviour.md §6.4):
+   * all are published, with one `turnId`, before any answer is awaited, and the verdicts come
+   * back in the same order within `timeoutMs`. Run the calls only after this resolves. With
+   * `profile: 'openclaw'` the turn rule is applied: when any verdict is `block`, every call is
+   * blocked (the others with a note that they were not run) and none may run. Without the
+   * profile each call keeps its own verdict. All calls must belong to one run.
+   */
+  async beforeToolCalls(calls: readonly Omit<ToolCallInput, 'turnId'>[], turn: TurnOptions = {}): Promise<ToolVerdict[]> {
+    const first = calls[0];
+    if (first === undefined) return [];
+    const key = runKeyOf(first);
+    const stranger = calls.find((c) => runKeyOf(c) !== key);
+    if (stranger !== undefined) throw new TypeError(`loopguard: beforeToolCalls: the calls of a turn belong to one run, but run ${runKeyOf(stranger)} is not ${key}`);
+    const turnId = turn.turnId ?? randomUUID();
+    // Each call's event is queued before the next is built (beforeToolCall queues before it
+    // awaits), so the turn reaches its partition in the model's order.
+    const verdicts = await Promise.all(calls.map((c) => this.beforeToolCall({ ...c, turnId })));
+    return this.opts.profile === 'openclaw'
+      ? turnVerdicts(
+          calls.map((c) => c.toolName),
+          verdicts,
+        )
+      : verdicts;
+  }
+
   /** Returns at once: the outcome is sent in the background (queued while loopguard is unreachable). */
   async afterToolCall(call: ToolCallInput & { toolCallId: string }, outcome: ToolOutcome): Promise<void> {
     const key = runKeyOf(call);
@@ -164,13 +199,14 @@ export class LoopguardRunner {
     this.pendingArgs.delete(`${key}/${call.toolCallId}`);
     const args = known ?? this.argsFields(call);
     const base = { type: 'tool_outcome', ts: Date.now(), eventId: randomUUID(), ...this.identity(call), toolCallId: call.toolCallId, toolName: call.toolName, ...args };
+    // A host's own tool-loop block is recorded as what it is, a veto, whatever error text the
+    // host gave with it: the openclaw profile counts it (§6.3), §2's rules pass it by.
+    if (isHostVeto(outcome.result)) return this.send(call, this.opts.sendRaw ? { ...base, result: outcome.result } : { ...base, openclaw: { veto: true } });
     if (this.opts.sendRaw) return this.send(call, { ...base, result: outcome.result, error: outcome.error, transient: outcome.transient });
     const input = { toolName: call.toolName, args: call.args, result: outcome.result, error: outcome.error };
     const hashed = hashOutcome(input);
-    const profile = this.opts.profile === 'openclaw' ? openclawOutcome(input) : undefined;
-    // A host's own tool-loop block has no hash; the profile counts it as a veto (§6.3).
-    if (hashed === undefined && profile?.veto === true) return this.send(call, { ...base, openclaw: profile });
     if (hashed === undefined) return; // nothing to compare (no result, or our own block echoed back)
+    const profile = this.opts.profile === 'openclaw' ? openclawOutcome(input) : undefined;
     const progress = this.opts.profile === 'early' ? { progressHash: earlyProgressHash(input) ?? null } : {};
     this.send(call, { ...base, ...hashed, transient: hashedTransientFlag(outcome, hashed.unknownToolName !== undefined), ...(profile ? { openclaw: profile } : {}), ...progress });
   }

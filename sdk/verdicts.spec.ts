@@ -41,6 +41,7 @@ describe('tool decision → verdict', () => {
       evidence,
       budget: null,
       wouldHave: null,
+      turnBlockedBy: null,
       answeredBy: 'loopguard',
     });
   });
@@ -55,6 +56,7 @@ describe('tool decision → verdict', () => {
       evidence: null,
       budget: null,
       wouldHave: { decision: 'block', detector: 'generic_repeat', count: 20, message: 'Blocked read', evidence, budget: null },
+      turnBlockedBy: null,
       answeredBy: 'loopguard',
     });
   });
@@ -68,6 +70,10 @@ describe('tool decision → verdict', () => {
   it('gives an enforced warning as a warning, with notify only when the decision says so', () => {
     expect(toolVerdictOf(toolDecision(warn), 'c4')).toMatchObject({ decision: 'warn', notify: true, wouldHave: null });
     expect(toolVerdictOf(toolDecision({ ...warn, notify: null }), 'c4')).toMatchObject({ decision: 'warn', notify: false });
+  });
+  it('names the call whose block kept a call of its turn from running', () => {
+    expect(toolVerdictOf(toolDecision({ ...block, turnBlockedBy: 'c2' }), 'c4')).toMatchObject({ decision: 'block', turnBlockedBy: 'c2' });
+    expect(toolVerdictOf(toolDecision(block), 'c4').turnBlockedBy).toBeNull();
   });
   it('gives a block without evidence (an answer from before evidence) evidence null', () => {
     expect(toolVerdictOf(toolDecision({ ...block, evidence: null }), 'c4').evidence).toBeNull();
@@ -102,6 +108,7 @@ describe('run abort → notice and the run’s later calls', () => {
       evidence,
       budget: null,
       wouldHave: null,
+      turnBlockedBy: null,
       answeredBy: 'run-aborted',
     });
   });

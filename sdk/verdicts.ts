@@ -45,6 +45,11 @@ export interface ToolVerdict {
   readonly budget: Budget | null;
   /** Shadow mode: the warn or block that enforce mode would have answered; null otherwise. */
   readonly wouldHave: ToolWouldHave | null;
+  /**
+   * A call of a turn not run because another call of the turn was blocked (docs/behaviour.md
+   * §6.4): that call's toolCallId (`''` when it had none); null for any other answer.
+   */
+  readonly turnBlockedBy: string | null;
   /** Who answered: loopguard itself, a known abort, or the failure policy after the timeout. */
   readonly answeredBy: 'loopguard' | 'run-aborted' | 'fail-open' | 'fail-closed';
 }
@@ -59,7 +64,7 @@ export interface RunAbortNotice {
   readonly evidence: Evidence | null;
 }
 
-const ALLOW = { decision: 'allow', message: null, notify: false, detector: null, count: null, evidence: null, budget: null, wouldHave: null } as const;
+const ALLOW = { decision: 'allow', message: null, notify: false, detector: null, count: null, evidence: null, budget: null, wouldHave: null, turnBlockedBy: null } as const;
 
 export function toolVerdictOf(d: ToolDecision, toolCallId: string): ToolVerdict {
   if (d.decision === 'allow') return { ...ALLOW, toolCallId, answeredBy: 'loopguard' };
@@ -78,6 +83,7 @@ export function toolVerdictOf(d: ToolDecision, toolCallId: string): ToolVerdict 
     evidence,
     budget: budgetOf(d.detector),
     wouldHave: null,
+    turnBlockedBy: d.turnBlockedBy ?? null,
     answeredBy: 'loopguard',
   };
 }
@@ -94,6 +100,7 @@ export function abortedVerdict(a: RunAbortNotice, toolCallId: string): ToolVerdi
     evidence: a.evidence,
     budget: null,
     wouldHave: null,
+    turnBlockedBy: null,
     answeredBy: 'run-aborted',
   };
 }
@@ -103,7 +110,7 @@ export type NoAnswer = 'unreachable' | 'timeout';
 
 /** The failure policy's answer for a tool call loopguard did not decide within `timeoutMs`. */
 export function toolFailureVerdict(failure: 'open' | 'closed', toolName: string, toolCallId: string, timeoutMs: number, why: NoAnswer = 'timeout'): ToolVerdict {
-  const none = { toolCallId, detector: null, count: null, evidence: null, budget: null, wouldHave: null };
+  const none = { toolCallId, detector: null, count: null, evidence: null, budget: null, wouldHave: null, turnBlockedBy: null };
   if (failure === 'open') return { ...none, decision: 'allow', message: null, notify: false, answeredBy: 'fail-open' };
   const what = why === 'unreachable' ? 'the loop guard could not be reached (its Kafka or schema registry is down)' : `the loop guard did not answer in ${timeoutMs} ms`;
   return {

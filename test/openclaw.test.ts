@@ -4,10 +4,12 @@
 // scripted model, and a real `loopguard run` — reading the same openclaw.json — decides.
 // OpenClaw's start-up (tens of seconds) is paid once per gateway, not once per turn.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFrom } from '../topology/config.js';
-import { collectDecisions, infraEnv, lg, lgOk, ready, waitFor, type Collected, type Run } from './helpers/harness.js';
+import { collectDecisions, infraEnv, lg, lgOk, ready, testKafkaClient, waitFor, type Collected, type Run } from './helpers/harness.js';
 import { chat, collectInputs, gateway, installOpenClaw, script, startGateway, turn, type RunningGateway } from './helpers/openclaw.js';
 import { startScriptedModel, type ScriptedModel } from './helpers/scriptedModel.mjs';
 
@@ -16,6 +18,9 @@ const TURN_MS = 240_000;
 const BOT = 'test';
 /** The pair budget of the gateway's own botLoopProtection block, which `loopguard run` reads: the 4th message in an hour is suppressed. */
 const PAIR_BUDGET = 3;
+/** Where the MCP server the closed gateway's runs may call writes the name of every call it receives. */
+const mcpDir = mkdtempSync(join(tmpdir(), 'loopguard-openclaw-mcp-'));
+const mcpCalls = join(mcpDir, 'calls.txt');
 let model: ScriptedModel;
 const name = `it-openclaw-${randomUUID().slice(0, 8)}`;
 const topics = {
@@ -34,7 +39,9 @@ const pluginConfig = (failure: 'open' | 'closed') => ({
   failure,
   timeoutMs: 3000,
   topics,
-  // OpenClaw's own detector is off (tools.loopDetection.enabled: false); loopguard's is on.
+  // The gateways' client, and the processor's (it reads this entry): LOOPGUARD_TEST_KAFKA_CLIENT.
+  kafkaClient: testKafkaClient(),
+  // loopguard's detector is on; OpenClaw's own (tools.loopDetection) is off in the closed gateway, on in the open one.
   loopDetection: { enabled: true },
   // OpenClaw names a gateway client's message's sender by the client's id: client `test` is the other bot.
   botSenderIds: [BOT],
@@ -76,8 +83,11 @@ beforeAll(async () => {
     loopguard: pluginConfig('closed'),
     compaction: { maxActiveTranscriptBytes: 2000 },
     channels: { defaults: { botLoopProtection: { maxEventsPerWindow: PAIR_BUDGET, windowSeconds: 3600, cooldownSeconds: 3600 } } },
+    // A real MCP server (stdio, the MCP SDK), which OpenClaw puts behind Tool Search by default.
+    mcpServers: { counting: { command: process.execPath, args: [join(import.meta.dirname, 'helpers', 'mcpCountingServer.mjs'), mcpCalls] } },
   });
-  const openHome = await gateway('open', { modelPort: model.port, loopguard: pluginConfig('open') });
+  // OpenClaw's own detector is on in this one too: it runs before the plugin's hooks.
+  const openHome = await gateway('open', { modelPort: model.port, loopguard: pluginConfig('open'), loopDetection: { enabled: true } });
   // One file: the processor is started with the gateway's own openclaw.json.
   await lgOk(['topics', 'create', '--config', closedHome.configFile]);
   processor = lg(['run', '--config', closedHome.configFile]);
@@ -90,6 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await model?.close();
+  rmSync(mcpDir, { recursive: true, force: true });
 });
 
 const decisionsOf = (tool: string) =>
@@ -217,6 +228,96 @@ describe('loopguard in a real OpenClaw gateway', () => {
       expect(channelEvents.filter((e) => e.type === 'human_message')).toEqual([expect.objectContaining({ senderId: 'cli', conversationId: bots[0]!.conversationId })]);
     },
     2 * TURN_MS + 60_000,
+  );
+
+  it(
+    'guards an MCP tool behind Tool Search as itself: of 25 identical calls through tool_call the 21st is blocked, the server runs 20, the model reads the warning at 11 and the block at 21; each turn is published whole before it runs',
+    async () => {
+      const first = model.requests.length;
+      const call = { tool: 'tool_call', args: { id: 'counting__read', args: { path: 'a.txt' } } };
+      // Ten turns of one call, then three turns of five calls the model asks for together.
+      const t = await turn(
+        closed,
+        'mcp-1',
+        `Read a.txt. ${script([
+          { ...call, times: 10 },
+          { ...call, times: 15, batch: 5 },
+        ])}`,
+        TURN_MS,
+      );
+      expect(t, t.text).toMatchObject({ status: 200, text: 'FINAL: saw 25 tool results.' });
+      const mine = (e: Record<string, unknown>) => e.sessionKey === 'agent:main:mcp-1';
+      await waitFor('25 decisions', () => [...decisions.byId.values()].filter((d) => d.type === 'tool_decision' && mine(d)).length >= 25);
+      await waitFor('20 outcomes', () => toolEvents.filter((e) => e.type === 'tool_outcome' && mine(e)).length >= 20);
+
+      // The dispatchers are not guarded: each call is the MCP tool the model called through tool_call, under the model's own id.
+      const calls = toolEvents.filter((e) => e.type === 'tool_call' && mine(e));
+      expect(calls).toHaveLength(25);
+      expect(new Set(calls.map((e) => e.toolName))).toEqual(new Set(['counting__read']));
+      expect(calls.every((e) => /^call_\d+_\d+$/.test(e.toolCallId as string))).toBe(true);
+      const byId = new Map([...decisions.byId.values()].filter((d) => d.type === 'tool_decision' && mine(d)).map((d) => [d.toolCallId, d]));
+      const decided = calls.map((e) => byId.get(e.toolCallId)!);
+      expect(decided.map((d) => d.decision)).toEqual([...Array<string>(10).fill('allow'), ...Array<string>(10).fill('warn'), ...Array<string>(5).fill('block')]);
+      const warn = decided[10]!;
+      const block = decided[20]!;
+      expect(warn).toMatchObject({ detector: 'generic_repeat', count: 10, notify: true });
+      expect(decided.filter((d) => d.decision === 'warn' && d.notify === true)).toHaveLength(1);
+      expect(block).toMatchObject({ detector: 'generic_repeat', count: 20 });
+
+      // The MCP server received the 20 calls that ran, and loopguard its own result 20 times
+      // (the same each time: not the dispatcher's wrapper, whose nonce is new every time).
+      expect(
+        readFileSync(mcpCalls, 'utf8')
+          .split('\n')
+          .filter((l) => l === 'read'),
+      ).toHaveLength(20);
+      const outcomes = toolEvents.filter((e) => e.type === 'tool_outcome' && mine(e));
+      expect(outcomes).toHaveLength(20);
+      expect(new Set(outcomes.map((e) => e.resultHash)).size).toBe(1);
+
+      // What the model read: the server's text 20 times, the warning with the 11th result and no other, the block at 21.
+      const results = toolResults(lastRequestSince(first));
+      expect(results).toHaveLength(25);
+      expect(results.slice(0, 20).every((r) => r.includes('export const retries = 3'))).toBe(true);
+      expect(results.map((r, i) => (r.includes(warn.message as string) ? i : -1)).filter((i) => i >= 0)).toEqual([10]);
+      expect(results[20]).toContain(block.message as string);
+      expect(results.slice(21).every((r) => r.includes('[loopguard generic_repeat] Blocked'))).toBe(true);
+
+      // Each model response is one turn on the wire, published whole before any of its calls ran.
+      const turns = new Map<unknown, typeof calls>();
+      for (const e of calls) turns.set(e.turnId, [...(turns.get(e.turnId) ?? []), e]);
+      expect([...turns.values()].map((c) => c.length)).toEqual([...Array<number>(10).fill(1), 5, 5, 5]);
+      for (const turnCalls of turns.values()) {
+        const ids = new Set(turnCalls.map((e) => e.toolCallId));
+        const lastCall = Math.max(...turnCalls.map((e) => toolEvents.indexOf(e)));
+        const firstOutcome = toolEvents.findIndex((e) => e.type === 'tool_outcome' && ids.has(e.toolCallId));
+        expect(firstOutcome === -1 || lastCall < firstOutcome).toBe(true);
+      }
+    },
+    TURN_MS + 60_000,
+  );
+
+  it(
+    "records as vetoes the calls OpenClaw's own detector blocked, which never reach before_tool_call",
+    async () => {
+      const mine = (e: Record<string, unknown>) => e.sessionKey === 'agent:main:veto-1';
+      const vetoed = (e: Record<string, unknown>) => e.type === 'tool_outcome' && (e.openclaw as { veto?: boolean } | null)?.veto === true;
+      // OpenClaw blocks the 21st (20 identical outcomes) and, as the second critical of the run, the 22nd, and then ends the run.
+      await turn(open, 'veto-1', `Read hello.txt. ${script([{ tool: 'read', args: { path: 'hello.txt' }, times: 22 }])}`, TURN_MS);
+      await waitFor('two vetoes', () => toolEvents.filter((e) => mine(e) && vetoed(e)).length >= 2);
+      const calls = toolEvents.filter((e) => mine(e) && e.type === 'tool_call');
+      const outcomes = toolEvents.filter((e) => mine(e) && e.type === 'tool_outcome' && !vetoed(e));
+      const vetoes = toolEvents.filter((e) => mine(e) && vetoed(e));
+      // loopguard allowed the 20 calls that reached it; their outcomes, and the two calls OpenClaw vetoed, are on its topic.
+      expect(calls).toHaveLength(20);
+      expect(outcomes.map((e) => e.toolCallId)).toEqual(calls.map((e) => e.toolCallId));
+      expect(vetoes).toHaveLength(2);
+      expect(vetoes.every((e) => e.toolName === 'read' && (e.resultHash ?? null) === null)).toBe(true);
+      const seen = new Set(calls.map((e) => e.toolCallId));
+      expect(new Set(vetoes.map((e) => e.toolCallId)).size).toBe(2);
+      expect(vetoes.some((e) => seen.has(e.toolCallId))).toBe(false);
+    },
+    TURN_MS + 60_000,
   );
 
   it(

@@ -1,7 +1,8 @@
 // The openclaw profile with tool events keyed by session (docs/behaviour.md §6) on the real broker:
 // `loopguard run` decides interleaved runs of one session, a turn and a host's veto as replay
 // does, across a restart restored from the session changelog; an SDK runner keyed by session gets
-// its decisions back; and a start keyed by run over that changelog is refused, naming the key.
+// its decisions back, a turn of its whole; and a start keyed by run over that changelog is
+// refused, naming the key.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LoopguardRunner } from '../sdk/runner.js';
@@ -67,9 +68,22 @@ describe('the openclaw profile keyed by session, on the real broker', () => {
         { result: { content: [{ type: 'text', text: output }], details: { status: 'failed', exitCode: 1, aggregated: output } } },
       );
     }
+    // A turn through beforeToolCalls, after 20 identical outcomes of one read: the turn asks for
+    // another read, that read again, and a third; the second is a critical loop, so none runs.
+    const r4 = { sessionKey: 's', runId: 'r4', toolName: 'read' };
+    for (let i = 0; i < 20; i++) {
+      const v = await runner.beforeToolCall({ ...r4, args: { path: 'loop' } });
+      await runner.afterToolCall({ ...r4, args: { path: 'loop' }, toolCallId: v.toolCallId }, { result: same });
+    }
+    const turn = await runner.beforeToolCalls(['other', 'loop', 'third'].map((path, i) => ({ ...r4, args: { path }, toolCallId: `r4-${i}` })));
     await runner.close();
     // Eleven different commands, one failure: allowed, as OpenClaw allows them until the 21st.
     expect(verdicts).toEqual(Array.from({ length: 11 }, () => 'allow'));
+    expect(turn.map((v) => v.decision)).toEqual(['block', 'block', 'block']);
+    expect(turn[1]).toMatchObject({ detector: 'generic_repeat', count: 20, turnBlockedBy: null, message: expect.stringContaining('Blocked') });
+    // The call before it was allowed when it was decided, the call after it answered as not run by
+    // the processor (the three went out as one turn, in order): neither runs.
+    for (const v of [turn[0]!, turn[2]!]) expect(v).toMatchObject({ detector: 'generic_repeat', turnBlockedBy: 'r4-1', message: expect.stringContaining('Not run') });
     second.child.kill('SIGTERM');
     expect(await second.exited()).toBe(0);
 

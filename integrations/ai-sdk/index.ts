@@ -3,6 +3,9 @@
 // approval, so the model receives loopguard's message as the denied call's reason; a warning
 // to notify is added to the next step's messages; each tool's output (all of it) or error is published; a
 // run loopguard ends stops through the SDK's stop condition; the call's end is the run's end.
+// The calls of one step (one model response) share a `turnId` (docs/behaviour.md §6.4): the
+// step's number, as prepareStep hears it before the model is asked. The SDK asks about a step's
+// calls one at a time, so they are published as they come, not all before the first runs.
 // Every decision is loopguard's (the runner's): nothing here judges a call.
 import type { ModelMessage, StopCondition, ToolApprovalStatus, ToolSet } from 'ai';
 import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
@@ -30,7 +33,7 @@ interface ToolCallLike {
 /** The options to spread into generateText / streamText / new ToolLoopAgent for one run. */
 export interface AiSdkGuardSettings {
   toolApproval(options: { toolCall: ToolCallLike }): Promise<ToolApprovalStatus>;
-  prepareStep(options: { messages: ModelMessage[] }): { messages: ModelMessage[] } | undefined;
+  prepareStep(options: { messages: ModelMessage[]; stepNumber?: number }): { messages: ModelMessage[] } | undefined;
   onStart(event: { callId: string }): void;
   onToolExecutionEnd(event: { toolCall: ToolCallLike; toolOutput: ToolOutputLike }): Promise<void>;
   onEnd(event: unknown): Promise<void>;
@@ -48,6 +51,8 @@ export interface AiSdkGuard {
 
 export function loopguardForAiSdk(runner: LoopguardRunner, options: AiSdkGuardOptions = {}): AiSdkGuard {
   let callId: string | undefined;
+  /** The step whose model response is being answered, once prepareStep has run. */
+  let step: number | undefined;
   const notices: string[] = [];
   const run = (): RunRef => {
     const runId = options.runId ?? callId;
@@ -60,14 +65,16 @@ export function loopguardForAiSdk(runner: LoopguardRunner, options: AiSdkGuardOp
       callId = event.callId;
     },
     toolApproval: async ({ toolCall }) => {
-      const verdict = await runner.beforeToolCall({ ...run(), toolName: toolCall.toolName, args: toolCall.input, toolCallId: toolCall.toolCallId });
+      const turnId = step === undefined ? undefined : `step-${step}`;
+      const verdict = await runner.beforeToolCall({ ...run(), toolName: toolCall.toolName, args: toolCall.input, toolCallId: toolCall.toolCallId, ...(turnId ? { turnId } : {}) });
       if (verdict.wouldHave !== null) options.onWouldHave?.({ run: run(), toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, wouldHave: verdict.wouldHave });
       if (verdict.decision === 'block') return { type: 'denied', reason: verdict.message ?? `[loopguard] "${toolCall.toolName}" was not run.` };
       if (verdict.decision === 'warn' && verdict.notify && verdict.message !== null) notices.push(verdict.message);
       return undefined; // not-applicable: the tool runs as it would without loopguard
     },
     // A warning reaches the model with the next step's input, after the tool results it is about.
-    prepareStep: ({ messages }) => {
+    prepareStep: ({ messages, stepNumber }) => {
+      step = stepNumber ?? (step ?? -1) + 1;
       if (notices.length === 0) return undefined;
       const text = notices.splice(0).join('\n\n');
       return { messages: [...messages, { role: 'user', content: [{ type: 'text', text }] }] };

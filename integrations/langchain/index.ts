@@ -3,8 +3,10 @@
 // loopguard's message instead of running the tool; a warning to notify is added to the tool's
 // message; each executed call's output or error is published. `beforeModel` ends a run loopguard
 // has ended (`jumpTo: 'end'`) and publishes a `compaction` when `summarizationMiddleware` has
-// summarised the history since; `afterAgent` publishes the run's end. Every decision is
-// loopguard's (the runner's): nothing here judges a call.
+// summarised the history since; `afterAgent` publishes the run's end. The calls of one model
+// response share a `turnId` (docs/behaviour.md §6.4): the number of the model call, counted by
+// `beforeModel` in the agent's state. Every decision is loopguard's (the runner's): nothing here
+// judges a call.
 import { createHash, randomUUID } from 'node:crypto';
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
@@ -38,8 +40,9 @@ export function loopguardMiddleware(runner: LoopguardRunner, options: LangChainG
     name: 'loopguard',
     // The invocation's run id lives in the agent's state, so concurrent invocations stay apart;
     // so does the mark of the summary loopguard last saw, to notice a new summarisation.
-    stateSchema: z.object({ loopguardRunId: z.string().optional(), loopguardSummary: z.string().optional() }),
-    beforeAgent: (state) => ({ loopguardRunId: randomUUID(), loopguardSummary: summaryMark(state.messages) }),
+    // So does the number of model calls so far: the tool calls of a response belong to the latest.
+    stateSchema: z.object({ loopguardRunId: z.string().optional(), loopguardSummary: z.string().optional(), loopguardTurn: z.number().optional() }),
+    beforeAgent: (state) => ({ loopguardRunId: randomUUID(), loopguardSummary: summaryMark(state.messages), loopguardTurn: 0 }),
     beforeModel: {
       canJumpTo: ['end'],
       hook: async (state, runtime) => {
@@ -48,16 +51,18 @@ export function loopguardMiddleware(runner: LoopguardRunner, options: LangChainG
           await runner.runEnded(run);
           return { jumpTo: 'end' };
         }
+        const loopguardTurn = (state.loopguardTurn ?? 0) + 1;
         const mark = summaryMark(state.messages);
-        if (mark === state.loopguardSummary) return undefined;
+        if (mark === state.loopguardSummary) return { loopguardTurn };
         if (mark !== undefined) await runner.compacted(run);
-        return { loopguardSummary: mark };
+        return { loopguardSummary: mark, loopguardTurn };
       },
     },
     wrapToolCall: async (request, handler) => {
       const run = runOf(request.state, request.runtime);
       const { id, name, args } = request.toolCall;
-      const call = { ...run, toolName: name, args, toolCallId: id ?? randomUUID() };
+      const turn = request.state.loopguardTurn;
+      const call = { ...run, toolName: name, args, toolCallId: id ?? randomUUID(), ...(turn ? { turnId: `turn-${turn}` } : {}) };
       const verdict = await runner.beforeToolCall(call);
       if (verdict.wouldHave !== null) options.onWouldHave?.({ run, toolName: name, toolCallId: call.toolCallId, wouldHave: verdict.wouldHave });
       if (verdict.decision === 'block') return new ToolMessage({ content: verdict.message ?? `[loopguard] "${name}" was not run.`, tool_call_id: call.toolCallId, name });

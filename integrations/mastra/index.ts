@@ -4,7 +4,9 @@
 // publishes each executed call's output or error. `prepareStep`, before each model call, adds
 // a warning to notify to the model's input and ends a run loopguard has ended with Mastra's
 // tripwire (`abort`): the call returns with `result.tripwire` set. `onFinish` publishes the
-// run's end. Every decision is loopguard's (the runner's): nothing here judges a call.
+// run's end. The calls of one step share a `turnId` (docs/behaviour.md §6.4): the step's
+// number, as `prepareStep` hears it. Every decision is loopguard's (the runner's): nothing here
+// judges a call.
 //
 // Only shapes are declared here, nothing is imported from `@mastra/core`: Mastra needs
 // Node >= 22.13, and this package (and this adapter) must load without it.
@@ -41,6 +43,8 @@ interface ToolAfterHookLike extends ToolHookLike {
 
 /** Mastra's `ProcessInputStepArgs`, as far as loopguard uses it. */
 interface StepLike {
+  /** The step about to ask the model (0-indexed). */
+  readonly stepNumber?: number;
   readonly messageList: { add(message: { role: 'user'; content: string }, source: 'input'): unknown };
   readonly rotateResponseMessageId?: () => string;
   readonly agent?: { readonly id?: string };
@@ -72,6 +76,8 @@ export function loopguardForMastra(runner: LoopguardRunner, options: MastraGuard
   let agentId = options.agentId;
   const run = (): RunRef => ({ sessionKey, runId, agentId });
   const notices: string[] = [];
+  /** The step whose model response is being answered, once prepareStep has run. */
+  let step: number | undefined;
   const callOf = (hook: ToolHookLike) => {
     if (typeof hook.metadata?.agentId === 'string') agentId ??= hook.metadata.agentId;
     return { ...run(), toolName: hook.toolName, args: hook.input, toolCallId: toolCallIdOf(hook.context) ?? randomUUID() };
@@ -82,7 +88,7 @@ export function loopguardForMastra(runner: LoopguardRunner, options: MastraGuard
     hooks: {
       beforeToolCall: async (hook) => {
         const call = callOf(hook);
-        const verdict = await runner.beforeToolCall(call);
+        const verdict = await runner.beforeToolCall(step === undefined ? call : { ...call, turnId: `step-${step}` });
         if (verdict.wouldHave !== null) options.onWouldHave?.({ run: run(), toolName: call.toolName, toolCallId: call.toolCallId, wouldHave: verdict.wouldHave });
         if (verdict.decision === 'block') return { proceed: false, output: verdict.message ?? `[loopguard] "${call.toolName}" was not run.` };
         if (verdict.decision === 'warn' && verdict.notify && verdict.message !== null) notices.push(verdict.message);
@@ -93,18 +99,19 @@ export function loopguardForMastra(runner: LoopguardRunner, options: MastraGuard
         await runner.afterToolCall(callOf(hook), outcomeOf(hook));
       },
     },
-    prepareStep: async (step) => {
-      agentId ??= step.agent?.id;
+    prepareStep: async (next) => {
+      step = next.stepNumber ?? (step ?? -1) + 1;
+      agentId ??= next.agent?.id;
       const abort = runner.abortOf(run());
       if (abort !== undefined) {
         // A tripwire ends the call without its onFinish: the run's end is published here.
         await runner.runEnded(run());
-        step.abort(abort.message);
+        next.abort(abort.message);
       }
       // A warning reaches the model with the next step's input, after the tool results it is about.
       if (notices.length > 0) {
-        step.messageList.add({ role: 'user', content: notices.splice(0).join('\n\n') }, 'input');
-        step.rotateResponseMessageId?.(); // the next response is a new message, after the warning
+        next.messageList.add({ role: 'user', content: notices.splice(0).join('\n\n') }, 'input');
+        next.rotateResponseMessageId?.(); // the next response is a new message, after the warning
       }
       return undefined;
     },

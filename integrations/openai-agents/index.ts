@@ -4,7 +4,9 @@
 // loopguard's message as its output); once loopguard has ended the run, the next call trips the
 // guardrail's wire (`throwException`) and the run halts; the output guardrail publishes each
 // executed tool's output; a warning to notify is added to the next model input
-// (`callModelInputFilter`). Every decision is loopguard's (the runner's): nothing here judges a call.
+// (`callModelInputFilter`). The calls of one model response share a `turnId` (docs/behaviour.md
+// §6.4): the number of the model call, counted by that filter. Every decision is loopguard's
+// (the runner's): nothing here judges a call.
 import { randomUUID } from 'node:crypto';
 import type { AgentInputItem, CallModelInputFilter, Tool, ToolGuardrailFunctionOutput, ToolInputGuardrailDefinition, ToolOutputGuardrailDefinition } from '@openai/agents';
 import type { LoopguardRunner, RunRef, WouldHaveReport } from '../../sdk/index.js';
@@ -46,6 +48,8 @@ export function loopguardForOpenAIAgents(runner: LoopguardRunner, options: OpenA
   let agentId = options.agentId;
   const run = (): RunRef => ({ sessionKey, runId, agentId });
   const notices: string[] = [];
+  /** Model calls made so far: the calls of a response belong to the latest. */
+  let modelCalls = 0;
 
   const inputGuardrail: ToolInputGuardrailDefinition = {
     type: 'tool_input',
@@ -54,7 +58,8 @@ export function loopguardForOpenAIAgents(runner: LoopguardRunner, options: OpenA
       agentId ??= agent.name;
       const abort = runner.abortOf(run());
       if (abort !== undefined) return { behavior: { type: 'throwException' }, outputInfo: abort };
-      const call = { ...run(), toolName: toolCall.name, args: argsOf(toolCall.arguments), toolCallId: toolCall.callId };
+      const turn = modelCalls > 0 ? { turnId: `turn-${modelCalls}` } : {};
+      const call = { ...run(), toolName: toolCall.name, args: argsOf(toolCall.arguments), toolCallId: toolCall.callId, ...turn };
       const verdict = await runner.beforeToolCall(call);
       if (verdict.wouldHave !== null) options.onWouldHave?.({ run: run(), toolName: call.toolName, toolCallId: call.toolCallId, wouldHave: verdict.wouldHave });
       if (verdict.decision === 'block')
@@ -76,6 +81,7 @@ export function loopguardForOpenAIAgents(runner: LoopguardRunner, options: OpenA
 
   // A warning reaches the model with its next input, after the tool outputs it is about.
   const callModelInputFilter: CallModelInputFilter = ({ modelData }) => {
+    modelCalls++;
     if (notices.length === 0) return modelData;
     const warning: AgentInputItem = { role: 'user', content: notices.splice(0).join('\n\n') };
     return { ...modelData, input: [...modelData.input, warning] };

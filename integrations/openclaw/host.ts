@@ -81,8 +81,20 @@ export interface BeforeDispatchResult {
   readonly text?: string;
 }
 
+/** `before_message_write`: a message about to be written to the session's transcript. */
+export interface BeforeMessageWriteEvent {
+  readonly message: unknown;
+}
+
+export interface BeforeMessageWriteContext {
+  readonly agentId?: string;
+  readonly sessionKey?: string;
+}
+
 export interface HookHandlers {
   before_dispatch: (event: BeforeDispatchEvent, ctx: BeforeDispatchContext) => Promise<BeforeDispatchResult | void>;
+  /** Synchronous: OpenClaw writes what it returns (nothing: the message as it is). */
+  before_message_write: (event: BeforeMessageWriteEvent, ctx: BeforeMessageWriteContext) => void;
   before_tool_call: (event: BeforeToolCallEvent, ctx: ToolContext) => Promise<BeforeToolCallResult | void>;
   after_tool_call: (event: AfterToolCallEvent, ctx: ToolContext) => Promise<void>;
   after_compaction: (event: unknown, ctx: AgentContext) => Promise<void>;

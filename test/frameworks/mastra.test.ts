@@ -110,6 +110,16 @@ describe('Mastra', () => {
     expect(resultOf(stuck.prompts[6]!, 'call-6')).toMatch(/generic_repeat.*deploymentStatus.*5 times/);
   });
 
+  it('gives the calls of one step one turnId, and each step its own', async () => {
+    type Asked = { asked: Array<{ toolCallId: string; turnId: string | null }> };
+    const { asked } = await driveMastra<Asked>({ scenario: 'turns', client: clientOptions(w, 'closed'), chatId: 'chat-mastra-turns' });
+    expect(asked.toSorted((a, b) => a.toolCallId.localeCompare(b.toolCallId))).toEqual([
+      { toolCallId: 'a1', turnId: 'step-0' },
+      { toolCallId: 'a2', turnId: 'step-0' },
+      { toolCallId: 'b1', turnId: 'step-1' },
+    ]);
+  });
+
   it('follows the runner’s failure policy when loopguard does not answer', async () => {
     const silent = world('mastra-silent');
     await lgOk(['topics', 'create', '--config', silent.configFile]);

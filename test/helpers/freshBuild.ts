@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 const ROOT = join(import.meta.dirname, '..', '..');
 /** Every folder `npm run build` compiles (tsconfig.build.json), and what it leaves out. */
 const SOURCES = ['processors', 'topology', 'schemas', 'sdk', 'cli', 'integrations'];
-const NOT_BUILT = (path: string) => path.endsWith('.spec.ts') || path.endsWith('.d.ts') || path.startsWith('schemas/testing/');
+const NOT_BUILT = (path: string) => path.endsWith('.spec.ts') || path.endsWith('.d.ts') || path.startsWith('schemas/testing/') || path.startsWith('sdk/testing/');
 /** Written last by the build (scripts/bundle-cli.mjs, after tsc): the build's time. */
 const STAMP = join('dist', 'cli', 'loopguard.cjs');
 

@@ -57,6 +57,8 @@ export interface GatewayOptions {
   readonly compaction?: Record<string, unknown>;
   /** OpenClaw's `channels` block (where `botLoopProtection` lives). */
   readonly channels?: Record<string, unknown>;
+  /** `mcp.servers`: the MCP servers the gateway's runs may call (through Tool Search, its default). */
+  readonly mcpServers?: Record<string, unknown>;
 }
 
 /** A gateway's home: its state folder, workspace, `openclaw.json`, and the port and token it serves on. */
@@ -91,6 +93,7 @@ export async function gateway(name: string, o: GatewayOptions): Promise<Gateway>
     gateway: { mode: 'local', port, bind: 'loopback', auth: { mode: 'token', token }, http: { endpoints: { chatCompletions: { enabled: true } } } },
     tools: { loopDetection: o.loopDetection ?? { enabled: false }, exec: { security: 'full', ask: 'off' } },
     ...(o.channels ? { channels: o.channels } : {}),
+    ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
     agents: { defaults: { model: { primary: 'fake/scripted-1' }, workspace, skipBootstrap: true, compaction: { mode: 'default', ...o.compaction } } },
     models: {
       mode: 'merge',
@@ -135,8 +138,8 @@ export interface RunningGateway extends Gateway {
 
 /**
  * Starts `openclaw gateway run` for a gateway home (its own process group, so that the helper
- * processes it spawns stop with it) and resolves once it answers an authenticated
- * `GET /v1/models`. OpenClaw's start-up is paid once per gateway, not once per turn.
+ * processes it spawns stop with it) and resolves once it says it is ready (`GET /readyz`) and
+ * answers an authenticated `GET /v1/models`. OpenClaw's start-up is paid once per gateway, not once per turn.
  */
 export async function startGateway(g: Gateway, timeoutMs = 300_000): Promise<RunningGateway> {
   const child = spawn(NODE24, [OPENCLAW, 'gateway', 'run', '--port', String(g.port)], { env: hostEnv(g), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -169,10 +172,14 @@ export async function startGateway(g: Gateway, timeoutMs = 300_000): Promise<Run
     'openclaw gateway to answer',
     async () => {
       if (child.exitCode !== null) throw new Error(`openclaw gateway exited ${child.exitCode} before it was ready:\n${out}`);
-      return fetch(`http://127.0.0.1:${g.port}/v1/models`, { headers: { authorization: `Bearer ${g.token}` } }).then(
-        (res) => res.ok,
-        () => false,
-      );
+      // Ready, not only listening: until OpenClaw has started its channels and sidecars, /readyz
+      // answers 503 and a turn sent to it can be dropped (its connection reset) on a loaded machine.
+      const ok = (path: string) =>
+        fetch(`http://127.0.0.1:${g.port}${path}`, { headers: { authorization: `Bearer ${g.token}` } }).then(
+          (res) => res.ok,
+          () => false,
+        );
+      return (await ok('/readyz')) && ok('/v1/models');
     },
     timeoutMs,
   );
@@ -243,8 +250,8 @@ export function chat(g: Gateway, client: string, sessionKey: string, messages: r
   });
 }
 
-/** The model's script for a turn (see test/helpers/scriptedModel.mjs). */
-export const script = (steps: ReadonlyArray<{ tool: string; args: Record<string, unknown>; times: number }>): string => `[[script:${JSON.stringify(steps)}]]`;
+/** The model's script for a turn (see test/helpers/scriptedModel.mjs): `batch` calls per model response. */
+export const script = (steps: ReadonlyArray<{ tool: string; args: Record<string, unknown>; times: number; batch?: number }>): string => `[[script:${JSON.stringify(steps)}]]`;
 
 /**
  * The events the plugin published to an input topic (tool calls and outcomes, or channel

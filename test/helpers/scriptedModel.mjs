@@ -1,8 +1,9 @@
 // A scripted OpenAI-compatible Chat Completions server (no dependencies): a model that
 // OpenClaw's own agent loop drives. The last user message carries the script of the turn,
 // `[[script:[{"tool":"read","args":{"path":"hello.txt"},"times":3}, …]]]`: the model calls
-// each step's tool `times` times, one call per request, counting the tool results after that
-// message, then answers `FINAL: saw N tool results.`. A request that offers no tools (the
+// each step's tool `times` times, one call per request (or `batch` calls per request, asked for
+// together in one message), counting the tool results after that message, then answers
+// `FINAL: saw N tool results.`. A request that offers no tools (the
 // compaction summariser) gets a summary. Every request body is kept, in order.
 import http from 'node:http';
 
@@ -26,7 +27,11 @@ export function decide(body, reqNo) {
   const steps = m ? JSON.parse(m[1] + ']') : [];
   let n = done;
   for (const s of steps) {
-    if (n < s.times) return { kind: 'tool', id: `call_${reqNo}_${done + 1}`, name: s.tool, args: JSON.stringify(s.args) };
+    if (n < s.times) {
+      const k = Math.min(s.batch ?? 1, s.times - n);
+      const calls = Array.from({ length: k }, (_, i) => ({ id: `call_${reqNo}_${done + 1 + i}`, name: s.tool, args: JSON.stringify(s.args) }));
+      return { kind: 'tool', calls };
+    }
     n -= s.times;
   }
   return { kind: 'text', text: `FINAL: saw ${done} tool results.` };
@@ -37,8 +42,10 @@ function stream(res, body, d, n) {
   const base = { id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model ?? 'scripted-1' };
   const chunk = (delta, finish = null) => res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
   if (d.kind === 'tool') {
-    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: d.id, type: 'function', function: { name: d.name, arguments: '' } }] });
-    chunk({ tool_calls: [{ index: 0, function: { arguments: d.args } }] });
+    d.calls.forEach((c, index) => {
+      chunk({ ...(index === 0 ? { role: 'assistant', content: null } : {}), tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
+      chunk({ tool_calls: [{ index, function: { arguments: c.args } }] });
+    });
     chunk({}, 'tool_calls');
   } else {
     chunk({ role: 'assistant', content: '' });
@@ -82,7 +89,7 @@ export async function startScriptedModel() {
     if (body.stream) return stream(res, body, d, n);
     const message =
       d.kind === 'tool'
-        ? { role: 'assistant', content: null, tool_calls: [{ id: d.id, type: 'function', function: { name: d.name, arguments: d.args } }] }
+        ? { role: 'assistant', content: null, tool_calls: d.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) }
         : { role: 'assistant', content: d.text };
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(

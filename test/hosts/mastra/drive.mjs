@@ -96,6 +96,26 @@ const scenarios = {
     };
     return { moving: await run((n) => 10 * n), stuck: await run(() => 40) };
   },
+  /** Step 0 asks for two reads together, step 1 for one, then the model answers: the turnId each call was asked with. */
+  async turns(input, runner) {
+    const asked = [];
+    const recording = Object.create(runner, {
+      beforeToolCall: { value: (call) => (asked.push({ toolCallId: call.toolCallId, turnId: call.turnId ?? null }), runner.beforeToolCall(call)) },
+    });
+    const steps = [['a1', 'a2'], ['b1']];
+    let n = 0;
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => {
+        const ids = steps[n++];
+        if (ids === undefined) return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+        const content = ids.map((id) => ({ type: 'tool-call', toolCallId: id, toolName: 'readFile', input: JSON.stringify({ path: id }) }));
+        return { content, finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+      },
+    });
+    const guard = loopguardForMastra(recording, { sessionKey: input.chatId });
+    await example.coder({ model }).generate('go', { ...guard.options, maxSteps: 5 });
+    return { asked };
+  },
   /** One step against topics no `loopguard run` reads. */
   async oneStep(input, runner) {
     const model = stuckModel();
