@@ -241,8 +241,12 @@ function isMessageRecord(o: Obj): boolean {
   );
 }
 
-/** As canonical JSON counts depth: an array or object at depth MAX_DEPTH is too deep, a leaf is not. */
-function stripVolatile(value: unknown, depth: number): unknown {
+/**
+ * A send's arguments or result without its volatile keys (ids, times) at any depth, and a sent
+ * message's own `id`; shared with the openclaw profile, which hashes sends as §2 does. As canonical
+ * JSON counts depth: an array or object at depth MAX_DEPTH is too deep, a leaf is not.
+ */
+export function stripVolatile(value: unknown, depth: number): unknown {
   const isArray = Array.isArray(value);
   if (!isArray && !isPlainObject(value)) return value;
   if (depth >= MAX_DEPTH) throw new RangeError(`nests deeper than ${MAX_DEPTH} levels`);

@@ -3,7 +3,8 @@
 // §2.2's hash, only when the config selects the profile; runners that hash themselves send the
 // same facts in the outcome's `openclaw` field (`openclawOutcome` is public, as hashOutcome is).
 import { isRecord as isPlainObject } from '../../kernel/contract.js';
-import { canonicalJson, MAX_DEPTH } from '../canonical.js';
+import { canonicalJson } from '../canonical.js';
+import { isOutboundSend, stripVolatile } from '../hashRules.js';
 import { profileToolName } from './names.js';
 import { outcomeDigest, zeroNonces } from './nonces.js';
 
@@ -168,56 +169,10 @@ function processShape(action: 'poll' | 'log', d: Record<string, unknown>, text: 
 
 // ---- sends ---------------------------------------------------------------------------------
 
-const MESSAGE_SEND_ACTIONS = new Set(['send', 'broadcast', 'reply', 'thread-reply', 'sendWithEffect', 'sendAttachment', 'upload-file', 'sticker', 'poll']);
 /** Sends whatever their arguments: sessions and conversations. */
 const SEND_TOOLS = new Set(['sessions_send', 'conversations_send', 'conversations_turn']);
-/** Channel tools, which send when their arguments name a recipient (as a gateway with that channel loaded reads them). */
-const CHANNEL_TOOLS = new Set(['telegram', 'discord', 'slack', 'matrix', 'googlechat', 'feishu', 'whatsapp', 'signal', 'imessage', 'msteams', 'mattermost', 'line', 'irc']);
-const VOLATILE_KEYS = new Set([
-  'messageId',
-  'message_id',
-  'messageIds',
-  'platformMessageId',
-  'platformMessageIds',
-  'fileId',
-  'file_id',
-  'fileKey',
-  'pollId',
-  'poll_id',
-  'receipt',
-  'runId',
-  'idempotencyKey',
-  'ts',
-  'timestamp',
-  'sentAt',
-  'deliveredAt',
-  'createdAt',
-]);
 
-function isSendLike(name: string, args: unknown, action: string | undefined): boolean {
-  if (SEND_TOOLS.has(name)) return true;
-  if (name === 'message') return action !== undefined && MESSAGE_SEND_ACTIONS.has(action);
-  return CHANNEL_TOOLS.has(name) && isPlainObject(args) && typeof args.to === 'string';
-}
-
-const isMessageRecord = (o: Record<string, unknown>): boolean =>
-  typeof o.id === 'string' &&
-  typeof o.text === 'string' &&
-  (typeof o.direction === 'string' || typeof o.senderId === 'string' || typeof o.accountId === 'string' || isPlainObject(o.conversation));
-
-/** As canonical JSON counts depth: an array or object at depth MAX_DEPTH is too deep, a leaf is not. */
-function stripVolatile(value: unknown, depth: number): unknown {
-  const isArray = Array.isArray(value);
-  if (!isArray && !isPlainObject(value)) return value;
-  if (depth >= MAX_DEPTH) throw new RangeError(`nests deeper than ${MAX_DEPTH} levels`);
-  if (isArray) return value.map((v) => stripVolatile(v, depth + 1));
-  const dropId = isMessageRecord(value);
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(value)) {
-    if (VOLATILE_KEYS.has(k) || (dropId && k === 'id')) continue;
-    out[k] = stripVolatile(v, depth + 1);
-  }
-  return out;
-}
+/** §2.2 rule 7's sends (`isOutboundSend`), and the conversation sends the profile adds. */
+const isSendLike = (name: string, args: unknown, action: string | undefined): boolean => SEND_TOOLS.has(name) || isOutboundSend(name, args, action);
 
 export { zeroNonces };
