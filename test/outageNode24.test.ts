@@ -87,8 +87,13 @@ describe(`loopguard unreachable, then back, for the Node 24 hosts (${plan.kind =
         return subjects;
       });
     } catch (e) {
-      const tail = (text: string) => text.split('\n').slice(-40).join('\n');
-      throw new Error(`${(e as Error).message}\n--- the gateway (tail)\n${tail(openclaw.output())}\n--- Mastra (tail)\n${tail(mastra?.output() ?? '')}`, { cause: e });
+      // What tells a slow loopguard from a starved host: the plugin's and the stall watch's
+      // lines of the gateway, and Mastra's own lines (not its answers, one line per run).
+      const said = (text: string, keep: (l: string) => boolean) => text.split('\n').filter(keep).slice(-40).join('\n');
+      const gateway = said(openclaw.output(), (l) => /loopguard|stall-watch|liveness|model-fetch/.test(l));
+      throw new Error(`${(e as Error).message}\n--- the gateway (loopguard, stalls)\n${gateway}\n--- Mastra\n${said(mastra?.output() ?? '', (l) => !l.startsWith('{"seen"'))}`, {
+        cause: e,
+      });
     }
     expect(mastra!.output()).not.toContain('TimeoutNegativeWarning');
     expect(openclaw.output()).not.toContain('TimeoutNegativeWarning');

