@@ -4,7 +4,7 @@ import { createServer as httpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LoopguardDispatcher, LoopguardRunner } from './index.js';
-import { backoffMs } from './connection.js';
+import { backoffMs, backoffUntil } from './connection.js';
 import { createLogger } from '../topology/logger.js';
 
 const nowhere = { brokers: ['127.0.0.1:1'], schemaRegistryUrl: 'http://127.0.0.1:1', timeoutMs: 3_600_000 };
@@ -82,6 +82,23 @@ describe('a client whose Kafka is unreachable', () => {
       broker.close();
       registry.close();
     }
+  });
+
+  it('ends the backoff as soon as a broker listens again, when nothing listened at the last connect', async () => {
+    let asked = 0;
+    const listensAtThird = async () => ++asked >= 3;
+    // An hour's backoff: only the broker listening again ends it within the test's time.
+    await backoffUntil(3_600_000, listensAtThird, 10, new AbortController().signal);
+    expect(asked).toBe(3);
+    // Without `listens` (the last connect reached a broker), the backoff is served whole.
+    const t = Date.now();
+    await backoffUntil(200, undefined, 10, new AbortController().signal);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(195);
+    // A client closing ends it at once.
+    const stop = new AbortController();
+    const waiting = backoffUntil(3_600_000, async () => false, 10, stop.signal);
+    stop.abort();
+    await expect(waiting).resolves.toBeUndefined();
   });
 
   it('waits between reconnects with capped, jittered backoff', () => {

@@ -8,7 +8,8 @@
 //   while loopguard is unreachable (outbox.ts).
 // - Kafka or the registry unreachable at start, lost later, back again: the client reconnects
 //   by itself with capped, jittered backoff, each time on a fresh link (link.ts), and follows
-//   again the decision partitions it followed. Only a definitive error (refused credentials, a
+//   again the decision partitions it followed. While nothing listens it waits no longer than
+//   it takes a broker to listen again. Only a definitive error (refused credentials, a
 //   registry that refuses the schema: an error its adapter does not mark retriable) on the
 //   first connect rejects `ready`.
 // - The outage is logged once, then at a bounded rate, and its end once (outageLog.ts); the
@@ -85,9 +86,24 @@ const PROBE_MS = 5_000;
 const FLUSH_MS = 5_000;
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5_000;
+/** While nothing listened at the last connect: how often the backoff looks whether a broker listens again. */
+const LISTEN_POLL_MS = 500;
 
 /** Capped exponential backoff, jittered to 50–150 %. */
 export const backoffMs = (attempt: number, random: () => number = Math.random): number => Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempt) * (0.5 + random());
+
+/**
+ * Waits `ms`, or less: with `listens`, asked every `pollMs`, until it says a broker listens.
+ * After a connect that found nothing listening, a broker back after a long outage is tried at
+ * once, not up to a capped backoff later. Resolves at once when `signal` aborts.
+ */
+export async function backoffUntil(ms: number, listens: (() => Promise<boolean>) | undefined, pollMs: number, signal: AbortSignal): Promise<void> {
+  const until = Date.now() + ms;
+  for (let left = ms; left > 0 && !signal.aborted; left = until - Date.now()) {
+    await delay(listens === undefined ? left : Math.min(pollMs, left), undefined, { signal, ref: false }).catch(() => undefined);
+    if (listens === undefined || signal.aborted || (await listens())) return;
+  }
+}
 
 type State = 'connecting' | 'up' | 'down' | 'closed';
 
@@ -99,11 +115,21 @@ interface Waiter {
 
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
+/** A connect that found no broker listening (the cause says how each refused). */
+class NothingListens extends LoopguardError {
+  constructor(cause: Error) {
+    super(ERROR_CODES.kafka, cause.message, cause instanceof LoopguardError ? cause.context : {}, true, { cause });
+  }
+}
+
+/** What `bounded` rejects with when its time is up. */
+class NoAnswerInTime extends LoopguardError {}
+
 /** `p`, or a retriable LoopguardError once `ms` have passed. */
 function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new LoopguardError(ERROR_CODES.kafka, `${what}: no answer in ${ms} ms`, {}, true)), ms);
+    timer = setTimeout(() => reject(new NoAnswerInTime(ERROR_CODES.kafka, `${what}: no answer in ${ms} ms`, {}, true)), ms);
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
@@ -141,6 +167,9 @@ export class Connection {
   private inFlight = 0;
   private probing = false;
   private answeredByPolicy = 0;
+  /** Connects tried since the connection was last up, and why the last one failed. */
+  private attempts = 0;
+  private lastErr: string | undefined;
   private readySettled = false;
   private settleReady!: (e?: Error) => void;
 
@@ -282,12 +311,14 @@ export class Connection {
   private async connectLoop(first: boolean): Promise<void> {
     for (let attempt = 0; !this.isClosed(); attempt++) {
       try {
+        this.attempts++;
         const link = await this.connectOnce();
         if (this.isClosed()) return void link.close().catch(() => undefined);
         return this.up(link);
       } catch (e) {
         if (this.isClosed()) return;
         const err = asError(e);
+        this.lastErr = err.message;
         if (first && !this.readySettled && !isRetriable(err)) {
           // A definitive answer (credentials, a refused schema): connect() says so.
           this.state = 'closed';
@@ -297,19 +328,37 @@ export class Connection {
           return;
         }
         this.down(err);
-        await delay(backoffMs(attempt), undefined, { signal: this.stop.signal, ref: false }).catch(() => undefined);
+        await this.beforeRetry(attempt, err instanceof NothingListens);
       }
     }
+  }
+
+  /** The backoff between connects; after one that found no broker listening, only until one listens. */
+  private beforeRetry(attempt: number, nothingListened: boolean): Promise<void> {
+    const listens = () =>
+      someBrokerListens(this.settings.kafka.brokers, PREFLIGHT_MS).then(
+        () => true,
+        () => false,
+      );
+    return backoffUntil(backoffMs(attempt), nothingListened ? listens : undefined, LISTEN_POLL_MS, this.stop.signal);
   }
 
   /** One connect, bounded: a link that comes up too late is closed again. */
   private async connectOnce(): Promise<Link> {
     let late = false;
+    let at = 'checking that a broker listens';
+    const step = (what: string) => void (at = what);
     const opening = (async () => {
-      await someBrokerListens(this.settings.kafka.brokers, PREFLIGHT_MS);
+      try {
+        await someBrokerListens(this.settings.kafka.brokers, PREFLIGHT_MS);
+      } catch (e) {
+        throw new NothingListens(asError(e));
+      }
+      step('registering the schemas');
       await this.register();
       const topics = [this.topics.verdicts, ...this.inputs.map((i) => this.topics[i.topic])];
-      const link = await openLink(this.settings, this.clientLog, topics, this.topics.verdicts, (r) => this.onRecord(r));
+      const link = await openLink(this.settings, this.clientLog, topics, this.topics.verdicts, (r) => this.onRecord(r), step);
+      step('following the decision partitions again');
       try {
         for (const p of this.followed) await link.follow(p);
       } catch (e) {
@@ -323,7 +372,8 @@ export class Connection {
       return await bounded(opening, ATTEMPT_MS, 'connecting to Kafka and the schema registry');
     } catch (e) {
       late = true;
-      throw e;
+      // What it waited for: what the outage's lines say when Kafka listens but does not answer.
+      throw e instanceof NoAnswerInTime ? new LoopguardError(ERROR_CODES.kafka, `${e.message} (it was ${at})`, {}, true, { cause: e }) : e;
     }
   }
 
@@ -343,7 +393,9 @@ export class Connection {
     this.linkLost.catch(() => undefined);
     this.state = 'up';
     this.settleReady();
-    this.outage.back(this.counts());
+    this.outage.back(this.counts(), this.attempts, this.lastErr);
+    this.attempts = 0;
+    this.lastErr = undefined;
     this.nudge();
   }
 

@@ -25,15 +25,20 @@ export async function openLink(
   topics: readonly string[],
   verdicts: string,
   onRecord: (r: InRecord) => Promise<void>,
+  /** Told each step as it begins: what a connect that takes too long was waiting for. */
+  step: (what: string) => void = () => undefined,
 ): Promise<Link> {
   const kafka = connectKafka(settings, log);
   try {
+    step("reading the topics' metadata");
     const partitions = await kafka.partitionCounts(topics);
     const missing = topics.filter((t) => !partitions.has(t));
     // Retriable: `loopguard start` creates them moments after its broker is up.
     if (missing.length > 0)
       throw new LoopguardError(ERROR_CODES.kafka, `topic ${missing.join(', ')} does not exist (create it with \`loopguard topics create\`)`, { topics: missing }, true);
+    step('starting the producer');
     const sender = await kafka.producer();
+    step(`joining a reader group of ${verdicts}`);
     const follower = kafka.follower(verdicts);
     await follower.start(onRecord);
     return {

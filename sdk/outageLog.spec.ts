@@ -17,7 +17,7 @@ describe('what a client says about an outage', () => {
     const outage = new OutageLog(log, 'open', 60_000, () => now);
     const err = new Error('cannot connect to Kafka at 127.0.0.1:9092: ECONNREFUSED');
     for (let s = 0; s < 150; s++, now += 1_000) outage.failed(err, counts); // a failed reconnect every second for 150 s
-    outage.back(counts);
+    outage.back(counts, 150, err.message);
     expect(lines.map((l) => l.msg)).toEqual([
       expect.stringContaining('loopguard is unreachable'),
       'loopguard is still unreachable; reconnecting in the background',
@@ -27,7 +27,8 @@ describe('what a client says about an outage', () => {
     expect(lines[0]).toMatchObject({ err: err.message, failure: 'open' });
     expect(lines[0]!.msg).toContain('failure policy (open)');
     expect(lines[1]).toMatchObject({ downForMs: 60_000, answeredByPolicy: 3 });
-    expect(lines[3]).toMatchObject({ downForMs: 150_000, queued: 2 });
+    // How many connects it took, and why the last one before failed: what a slow return was waiting for.
+    expect(lines[3]).toMatchObject({ downForMs: 150_000, queued: 2, attempts: 150, lastErr: err.message });
   });
 
   it('says nothing of a connection that never went down, and starts afresh after one that came back', () => {

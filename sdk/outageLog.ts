@@ -45,12 +45,18 @@ export class OutageLog {
     this.log.warn({ err: err.message, downForMs: t - this.since, ...counts }, 'loopguard is still unreachable; reconnecting in the background');
   }
 
-  /** Connected again after an outage (nothing is said when there was none). */
-  back(counts: OutageCounts): void {
+  /**
+   * Connected again after an outage (nothing is said when there was none): `attempts` connects
+   * were made meanwhile, the last one failing with `lastErr`.
+   */
+  back(counts: OutageCounts, attempts = 0, lastErr?: string): void {
     if (this.since === undefined) return;
     const downForMs = this.now() - this.since;
     this.since = undefined;
-    this.log.warn({ downForMs, ...counts }, 'loopguard is reachable again: decisions resume, queued events are being sent');
+    this.log.warn(
+      { downForMs, ...counts, attempts, ...(lastErr !== undefined ? { lastErr } : {}) },
+      'loopguard is reachable again: decisions resume, queued events are being sent',
+    );
   }
 
   /** Publications dropped from a full queue: said at the same bounded rate. */
