@@ -126,11 +126,14 @@ export async function gateway(name: string, o: GatewayOptions): Promise<Gateway>
         },
       },
     },
-    ...(o.loopguard
-      ? {
-          plugins: { allow: ['loopguard'], load: { paths: [pluginDir] }, entries: { loopguard: { enabled: true, hooks: { allowConversationAccess: true }, config: o.loopguard } } },
-        }
-      : {}),
+    plugins: {
+      ...(o.loopguard ? { allow: ['loopguard'], load: { paths: [pluginDir] } } : {}),
+      entries: {
+        // memory-core's "dreaming" (memory consolidation in the background) is scheduled at 03:00: a test crossing it would see it.
+        'memory-core': { config: { dreaming: { enabled: false } } },
+        ...(o.loopguard ? { loopguard: { enabled: true, hooks: { allowConversationAccess: true }, config: o.loopguard } } : {}),
+      },
+    },
   };
   const configFile = join(home, 'openclaw.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
