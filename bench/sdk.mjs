@@ -5,7 +5,7 @@
 //   npm run build && npm run stack:up && node bench/sdk.mjs [--rate 100] [--seconds 20] [--guarantee at_least_once]
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -31,7 +31,9 @@ const env = process.env.KAFKA_BROKERS
     );
 const name = `bench-sdk-${randomUUID().slice(0, 6)}`;
 const topics = { toolEvents: `${name}.tool`, channelEvents: `${name}.chan`, verdicts: `${name}.verdicts`, deadLetter: `${name}.dlq`, changelogPrefix: `${name}.`, partitions: 6 };
-const file = join(mkdtempSync(join(tmpdir(), 'lg-sdk-')), 'config.json');
+const dir = mkdtempSync(join(tmpdir(), 'lg-sdk-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const file = join(dir, 'config.json');
 writeFileSync(
   file,
   JSON.stringify({
