@@ -27,7 +27,7 @@ import { DEFAULT_TOPICS, type TopicNames } from '../topology/topology.js';
 import { openLink, type Link } from './link.js';
 import { OutageLog, type OutageCounts } from './outageLog.js';
 import { Outbox, type Pending, type RequestTicket } from './outbox.js';
-import { someBrokerListens } from './reach.js';
+import { NothingListens, someBrokerListens } from './reach.js';
 import type { NoAnswer } from './verdicts.js';
 
 export interface ClientOptions {
@@ -115,21 +115,11 @@ interface Waiter {
 
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
-/** A connect that found no broker listening (the cause says how each refused). */
-class NothingListens extends LoopguardError {
-  constructor(cause: Error) {
-    super(ERROR_CODES.kafka, cause.message, cause instanceof LoopguardError ? cause.context : {}, true, { cause });
-  }
-}
-
-/** What `bounded` rejects with when its time is up. */
-class NoAnswerInTime extends LoopguardError {}
-
-/** `p`, or a retriable LoopguardError once `ms` have passed. */
-function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+/** `p`, or a retriable LoopguardError once `ms` have passed; `what` is read then. */
+function bounded<T>(p: Promise<T>, ms: number, what: string | (() => string)): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new NoAnswerInTime(ERROR_CODES.kafka, `${what}: no answer in ${ms} ms`, {}, true)), ms);
+    timer = setTimeout(() => reject(new LoopguardError(ERROR_CODES.kafka, `${typeof what === 'string' ? what : what()}: no answer in ${ms} ms`, {}, true)), ms);
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
@@ -167,9 +157,6 @@ export class Connection {
   private inFlight = 0;
   private probing = false;
   private answeredByPolicy = 0;
-  /** Connects tried since the connection was last up, and why the last one failed. */
-  private attempts = 0;
-  private lastErr: string | undefined;
   private readySettled = false;
   private settleReady!: (e?: Error) => void;
 
@@ -309,16 +296,16 @@ export class Connection {
 
   /** Connects, and keeps trying until it is connected or closed. */
   private async connectLoop(first: boolean): Promise<void> {
+    let lastErr: string | undefined;
     for (let attempt = 0; !this.isClosed(); attempt++) {
       try {
-        this.attempts++;
         const link = await this.connectOnce();
         if (this.isClosed()) return void link.close().catch(() => undefined);
-        return this.up(link);
+        return this.up(link, attempt + 1, lastErr);
       } catch (e) {
         if (this.isClosed()) return;
         const err = asError(e);
-        this.lastErr = err.message;
+        lastErr = err.message;
         if (first && !this.readySettled && !isRetriable(err)) {
           // A definitive answer (credentials, a refused schema): connect() says so.
           this.state = 'closed';
@@ -349,11 +336,7 @@ export class Connection {
     let at = 'checking that a broker listens';
     const step = (what: string) => void (at = what);
     const opening = (async () => {
-      try {
-        await someBrokerListens(this.settings.kafka.brokers, PREFLIGHT_MS);
-      } catch (e) {
-        throw new NothingListens(asError(e));
-      }
+      await someBrokerListens(this.settings.kafka.brokers, PREFLIGHT_MS);
       step('registering the schemas');
       await this.register();
       const topics = [this.topics.verdicts, ...this.inputs.map((i) => this.topics[i.topic])];
@@ -369,11 +352,11 @@ export class Connection {
       return link;
     })();
     try {
-      return await bounded(opening, ATTEMPT_MS, 'connecting to Kafka and the schema registry');
+      // Past its bound it says what it waited for: what the outage's lines say when Kafka listens but does not answer.
+      return await bounded(opening, ATTEMPT_MS, () => `connecting to Kafka and the schema registry (it was ${at})`);
     } catch (e) {
       late = true;
-      // What it waited for: what the outage's lines say when Kafka listens but does not answer.
-      throw e instanceof NoAnswerInTime ? new LoopguardError(ERROR_CODES.kafka, `${e.message} (it was ${at})`, {}, true, { cause: e }) : e;
+      throw e;
     }
   }
 
@@ -387,15 +370,14 @@ export class Connection {
     }
   }
 
-  private up(link: Link): void {
+  /** Connected, at the `attempts`-th connect since it was last up, the one before failing with `lastErr`. */
+  private up(link: Link, attempts: number, lastErr: string | undefined): void {
     this.link = link;
     this.linkLost = new Promise<never>((_, reject) => (this.loseLink = reject));
     this.linkLost.catch(() => undefined);
     this.state = 'up';
     this.settleReady();
-    this.outage.back(this.counts(), this.attempts, this.lastErr);
-    this.attempts = 0;
-    this.lastErr = undefined;
+    this.outage.back(this.counts(), attempts, lastErr);
     this.nudge();
   }
 

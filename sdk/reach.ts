@@ -27,9 +27,12 @@ function listens(broker: string, ms: number): Promise<void> {
   });
 }
 
+/** No broker accepted a TCP connection: retriable, naming the brokers and how each refused. */
+export class NothingListens extends LoopguardError {}
+
 /**
- * Resolves once one of the brokers accepts a TCP connection; rejects with a retriable
- * LoopguardError naming them when none does within `ms`.
+ * Resolves once one of the brokers accepts a TCP connection; rejects with a NothingListens
+ * when none does within `ms`.
  */
 export async function someBrokerListens(brokers: readonly string[], ms: number): Promise<void> {
   const tries = brokers.map((b) => listens(b, ms));
@@ -37,6 +40,6 @@ export async function someBrokerListens(brokers: readonly string[], ms: number):
     await Promise.any(tries);
   } catch (e) {
     const why = (e as AggregateError).errors.map((x: Error) => (x as NodeJS.ErrnoException).code ?? x.message);
-    throw new LoopguardError(ERROR_CODES.kafka, `cannot connect to Kafka at ${brokers.join(',')}: ${[...new Set(why)].join(', ')}`, { brokers }, true);
+    throw new NothingListens(ERROR_CODES.kafka, `cannot connect to Kafka at ${brokers.join(',')}: ${[...new Set(why)].join(', ')}`, { brokers }, true);
   }
 }
